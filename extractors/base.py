@@ -1,0 +1,192 @@
+"""The extractor protocol, the candidate it returns, and the registry.
+
+An extractor reads one turn (and, if it declares ``needs_doc``, the shared spaCy
+``Doc`` of that turn, which the pipeline computes once) and returns candidates.
+Extractors never call ``nlp()`` themselves and never touch the store.
+
+Register an extractor with :func:`register`::
+
+    @register("amounts.regex.v1")
+    class RegexAmounts:
+        name = "amounts.regex.v1"
+        needs_doc = False
+
+        def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
+            ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from scratchpad.errors import UnknownExtractorError
+from scratchpad.records import Kind, Record, Role, Status
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+#: Entry-point group through which other distributions can add extractors.
+ENTRY_POINT_GROUP = "scratchpad.extractors"
+
+
+class TurnView(BaseModel):
+    """What an extractor may read of a turn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    thread: str
+    number: int = Field(ge=1)
+    role: Role
+    text: str
+    timestamp: datetime | None = None
+    tool_name: str | None = None
+
+
+class Candidate(BaseModel):
+    """A span an extractor proposes to pin. ``text`` is always ``source[start:end]``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Kind
+    subtype: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    text: str
+    score: float = Field(ge=0, le=1)
+    extractor: str
+    why: str = ""
+    label: str | None = None
+    value: dict[str, Any] | None = None
+    attrs: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _span_matches_text(self) -> Candidate:
+        if self.end < self.start:
+            raise ValueError(f"end {self.end} is before start {self.start}")
+        if len(self.text) != self.end - self.start:
+            raise ValueError(
+                f"text {self.text!r} has {len(self.text)} characters, span has "
+                f"{self.end - self.start}"
+            )
+        return self
+
+    @classmethod
+    def of(cls, source: str, start: int, end: int, **fields: Any) -> Candidate:
+        """Build a candidate whose text is sliced from ``source`` (never retyped)."""
+        return cls(start=start, end=end, text=source[start:end], **fields)
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Reads one turn, returns candidates; deterministic and side-effect free."""
+
+    name: ClassVar[str]
+    needs_doc: ClassVar[bool]
+
+    def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]: ...
+
+
+class Change(BaseModel):
+    """A lifecycle change a resolver proposes for an existing record.
+
+    ``field`` is ``status`` (e.g. open -> answered) or ``subtype`` (e.g. a commitment
+    offered -> agreed). The evidence span is in the turn that caused the change.
+    ``attrs`` are merged into the record's attrs (e.g. the deferral quote).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    record_id: str
+    field: Literal["status", "subtype"] = "status"
+    new: str
+    evidence_start: int | None = None
+    evidence_end: int | None = None
+    note: str = ""
+    attrs: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def status(cls, record: Record, new: Status, turn: TurnView, start: int | None = None,
+               end: int | None = None, note: str = "", **attrs: Any) -> Change:
+        """Propose a status change of ``record`` with evidence ``turn.text[start:end]``."""
+        return cls(record_id=record.id, field="status", new=new.value, evidence_start=start,
+                   evidence_end=end, note=note, attrs=attrs)
+
+
+@runtime_checkable
+class Resolver(Protocol):
+    """Moves existing records through their lifecycle when a new turn arrives.
+
+    ``live`` holds the thread's records of the resolver's ``kinds`` whose status is in
+    :data:`scratchpad.records.LIVE_STATUSES`, oldest first, including the records just
+    created from this turn (``new``). Must be deterministic and side-effect free.
+    """
+
+    name: ClassVar[str]
+    kinds: ClassVar[frozenset[Kind]]
+
+    def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
+                live: list[Record]) -> list[Change]: ...
+
+
+_REGISTRY: dict[str, Callable[[], Extractor]] = {}
+_RESOLVERS: dict[str, Callable[[], Resolver]] = {}
+_ENTRY_POINTS_LOADED = False
+
+
+def register(name: str) -> Callable[[type], type]:
+    """Register an extractor class (or zero-argument factory) under ``name``."""
+
+    def decorator(factory: type) -> type:
+        if name in _REGISTRY and _REGISTRY[name] is not factory:
+            raise ValueError(f"Extractor name {name!r} is already registered")
+        _REGISTRY[name] = factory
+        return factory
+
+    return decorator
+
+
+def _load_entry_points() -> None:
+    global _ENTRY_POINTS_LOADED
+    if _ENTRY_POINTS_LOADED:
+        return
+    _ENTRY_POINTS_LOADED = True
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        factory = ep.load()
+        _REGISTRY.setdefault(ep.name, factory)
+
+
+def available() -> list[str]:
+    """Return the names of every registered extractor, sorted."""
+    _load_entry_points()
+    return sorted(_REGISTRY)
+
+
+def create(names: Iterable[str]) -> list[Extractor]:
+    """Instantiate the named extractors, in the given order."""
+    _load_entry_points()
+    out = []
+    for name in names:
+        if name not in _REGISTRY:
+            raise UnknownExtractorError(name, available())
+        out.append(_REGISTRY[name]())
+    return out
+
+
+def register_resolver(name: str) -> Callable[[type], type]:
+    """Register a lifecycle resolver class under ``name``."""
+
+    def decorator(factory: type) -> type:
+        _RESOLVERS[name] = factory
+        return factory
+
+    return decorator
+
+
+def resolvers() -> list[Resolver]:
+    """Instantiate every registered resolver, in name order (deterministic)."""
+    return [_RESOLVERS[name]() for name in sorted(_RESOLVERS)]

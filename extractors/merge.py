@@ -1,0 +1,56 @@
+"""Merge candidates from several extractors into one candidate per span.
+
+Value candidates (amount, identifier, datetime) that overlap are one fact: the best
+one is kept (highest score, then longest span, then kind priority) and the names of
+every extractor that found it are kept in ``attrs["extractors"]``. Clause-level
+candidates (commitment, constraint, question) may contain values; among themselves,
+overlapping candidates of the same kind keep only the best.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from extractors.base import Candidate
+from scratchpad.records import VALUE_KINDS, Kind
+
+#: When value candidates of different kinds tie, the more specific kind wins.
+KIND_PRIORITY = {Kind.IDENTIFIER: 3, Kind.AMOUNT: 2, Kind.DATETIME: 1}
+
+
+def _rank(c: Candidate) -> tuple[float, int, int, str]:
+    return (c.score, c.end - c.start, KIND_PRIORITY.get(c.kind, 0), c.extractor)
+
+
+def _overlaps(a: Candidate, b: Candidate) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def _merge_group(cands: list[Candidate]) -> list[Candidate]:
+    kept: list[Candidate] = []
+    for cand in sorted(cands, key=_rank, reverse=True):
+        clash = next((k for k in kept if _overlaps(k, cand)), None)
+        if clash is None:
+            kept.append(cand)
+            continue
+        names = sorted(set(clash.attrs.get("extractors", [clash.extractor])) | {cand.extractor})
+        if len(names) > 1:
+            kept[kept.index(clash)] = clash.model_copy(
+                update={"attrs": {**clash.attrs, "extractors": names}}
+            )
+    return kept
+
+
+def merge(candidates: Iterable[Candidate]) -> list[Candidate]:
+    """Return one candidate per fact, ordered by (start, end, kind)."""
+    values: list[Candidate] = []
+    clauses: dict[Kind, list[Candidate]] = {}
+    for cand in candidates:
+        if cand.kind in VALUE_KINDS:
+            values.append(cand)
+        else:
+            clauses.setdefault(cand.kind, []).append(cand)
+    out = _merge_group(values)
+    for kind in sorted(clauses, key=lambda k: k.value):
+        out.extend(_merge_group(clauses[kind]))
+    return sorted(out, key=lambda c: (c.start, c.end, c.kind.value))

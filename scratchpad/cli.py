@@ -1,0 +1,319 @@
+"""The ``scratchpad`` command line: a thin click layer over :class:`Scratchpad`."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+import click
+
+from scratchpad.errors import ScratchpadError
+from scratchpad.evaluate import Scores, format_summary, score_conversation
+from scratchpad.messages import InputError, parse_messages, read_corpus, read_messages
+from scratchpad.pipeline import Scratchpad
+
+F = TypeVar("F", bound=Callable[..., Any])
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _handle_errors(fn: F) -> F:
+    """Turn library errors into one-line click errors (exit 1, no traceback)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ScratchpadError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def db_option(fn: F) -> F:
+    return click.option(
+        "--db", "db_path", envvar="SCRATCHPAD_DB", default="scratchpad.db", show_default=True,
+        type=click.Path(dir_okay=False),
+        help="SQLite file (also SCRATCHPAD_DB).",
+    )(fn)
+
+
+def extractors_option(fn: F) -> F:
+    return click.option(
+        "--extractors", default=None, metavar="NAMES",
+        help="Comma-separated extractor names (default: all; see 'scratchpad extractors').",
+    )(fn)
+
+
+def model_option(fn: F) -> F:
+    return click.option(
+        "--model", default=None, metavar="NAME",
+        help="spaCy pipeline name, or 'blank:en' (also SCRATCHPAD_SPACY_MODEL).",
+    )(fn)
+
+
+def _names(value: str | None) -> list[str] | None:
+    return [n.strip() for n in value.split(",") if n.strip()] if value else None
+
+
+def _open_pad(db_path: str, extractors: str | None = None, model: str | None = None) -> Scratchpad:
+    return Scratchpad(db_path, extractors=_names(extractors), model=model)
+
+
+def _read_pad(db_path: str) -> Scratchpad:
+    """Open an existing database for reading (no extractors are set up)."""
+    from pathlib import Path
+
+    if db_path != ":memory:" and not Path(db_path).exists():
+        raise ScratchpadError(f"No database at {db_path!r}. Run 'scratchpad ingest' first "
+                              f"or pass --db.")
+    return Scratchpad(db_path, extractors=[])
+
+
+def _print_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, sort_keys=False))
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(package_name="scratchpad")
+def cli() -> None:
+    """Pin the facts of agent conversations (amounts, identifiers, dates, commitments,
+    constraints, open questions) verbatim, and render them as a carried-forward block.
+
+    Example:
+
+        scratchpad ingest conversation.jsonl --thread refund-42
+
+        scratchpad render --thread refund-42
+    """
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--thread", required=True, help="Thread id to store the turns under.")
+@click.option("--rebuild", is_flag=True, help="Drop the stored thread first and ingest it anew.")
+@db_option
+@extractors_option
+@model_option
+@_handle_errors
+def ingest(file: str, thread: str, rebuild: bool, db_path: str, extractors: str | None,
+           model: str | None) -> None:
+    """Store and extract the new turns of a conversation (JSONL or a JSON list).
+
+    Re-running with the same (or a longer) conversation adds only the new turns.
+
+    Example:
+
+        scratchpad ingest examples/espresso.jsonl --thread espresso
+    """
+    messages = read_messages(file)
+    with _open_pad(db_path, extractors, model) as pad:
+        result = pad.ingest(thread, messages, rebuild=rebuild)
+    if result.skipped:
+        click.echo(f"thread {thread}: nothing new ({len(messages)} messages already stored)")
+    else:
+        first, last = result.new_turns[0], result.new_turns[-1]
+        click.echo(f"thread {thread}: turns {first}-{last} ingested, "
+                   f"{result.records_added} records, {result.events} status changes")
+
+
+@cli.command()
+@click.option("--thread", required=True, help="Thread id.")
+@click.option("--kind", multiple=True,
+              type=click.Choice(["amount", "identifier", "datetime", "commitment",
+                                 "constraint", "question"]),
+              help="Only this kind (repeatable).")
+@click.option("--status", multiple=True, help="Only this status (repeatable), e.g. active, open.")
+@click.option("--json", "as_json", is_flag=True, help="One record JSON object per line.")
+@db_option
+@_handle_errors
+def records(thread: str, kind: tuple[str, ...], status: tuple[str, ...], as_json: bool,
+            db_path: str) -> None:
+    """List the records of a thread, in turn order.
+
+    Example:
+
+        scratchpad records --thread espresso --kind commitment --json
+    """
+    with _read_pad(db_path) as pad:
+        rows = pad.records(thread, kind=kind or None, status=status or None)
+    for rec in rows:
+        if as_json:
+            _print_json(rec.to_json())
+        else:
+            label = f" [{rec.label}]" if rec.label else ""
+            click.echo(f"{rec.turn:>4}  {rec.kind:<10} {rec.subtype:<10} {rec.status:<10}"
+                       f"{label} {json.dumps(rec.text, ensure_ascii=False)}")
+
+
+@cli.command(name="open")
+@click.option("--thread", default=None, help="Only this thread (default: all threads).")
+@click.option("--json", "as_json", is_flag=True, help="One record JSON object per line.")
+@click.option("--sort", "sort_by", type=click.Choice(["thread", "age"]), default="thread",
+              show_default=True, help="Order by thread and turn, or oldest first.")
+@db_option
+@_handle_errors
+def open_(thread: str | None, as_json: bool, sort_by: str, db_path: str) -> None:
+    """List open and deferred questions, with their age in turns (and time, when the
+    messages carry timestamps).
+
+    Example:
+
+        scratchpad open --thread espresso --json
+    """
+    with _read_pad(db_path) as pad:
+        items = pad.open_items(thread)
+        last = pad.store.last_turn_times({r.thread for r in items})
+        asked = {(r.thread, r.turn): pad.store.turn_timestamp(r.thread, r.turn) for r in items}
+    rows = []
+    for rec in items:
+        last_turn, last_time = last.get(rec.thread, (rec.turn, None))
+        data = rec.to_json()
+        data["age_turns"] = last_turn - rec.turn
+        data["age_seconds"] = _seconds(asked.get((rec.thread, rec.turn)), last_time)
+        rows.append(data)
+    if sort_by == "age":
+        rows.sort(key=lambda d: (-d["age_turns"], d["thread"], d["turn"], d["start"]))
+    for data in rows:
+        if as_json:
+            _print_json(data)
+        else:
+            click.echo(f"{data['thread']}  turn {data['turn']}  {data['status']:<8} "
+                       f"age {data['age_turns']} turns  "
+                       f"{json.dumps(data['text'], ensure_ascii=False)}")
+
+
+def _seconds(start: str | None, end: str | None) -> float | None:
+    if not start or not end:
+        return None
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+@cli.command()
+@click.option("--thread", required=True, help="Thread id.")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=None,
+              help="Token cap; lowest-priority lines are left out first.")
+@db_option
+@_handle_errors
+def render(thread: str, max_tokens: int | None, db_path: str) -> None:
+    """Print the carried-forward block of a thread.
+
+    Example:
+
+        scratchpad render --thread espresso --max-tokens 300
+    """
+    with _read_pad(db_path) as pad:
+        click.echo(pad.render(thread, max_tokens=max_tokens), nl=False)
+
+
+def _run_corpus(corpus: str, extractors: str | None, model: str | None,
+                limit: int | None) -> Any:
+    rows = read_corpus(corpus)[:limit] if limit else read_corpus(corpus)
+    with Scratchpad(":memory:", extractors=_names(extractors), model=model) as pad:
+        for row in rows:
+            messages = parse_messages(row["messages"], source=f"{corpus}:{row['_line']}")
+            thread = str(row["id"])
+            pad.ingest(thread, messages)
+            yield row, [r.to_json() for r in pad.store.records(thread)]
+
+
+@cli.command()
+@click.argument("corpus", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True,
+              help='One {"id", "records": [...]} object per conversation.')
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="First N conversations.")
+@extractors_option
+@model_option
+@_handle_errors
+def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | None,
+            model: str | None) -> None:
+    """Extract records from every conversation of a corpus (in memory, nothing stored).
+
+    Each line of CORPUS is {"id": ..., "messages": [...]}.
+
+    Example:
+
+        scratchpad extract eval/dev.jsonl --json > records.jsonl
+    """
+    for row, recs in _run_corpus(corpus, extractors, model, limit):
+        if as_json:
+            _print_json({"id": row["id"], "records": recs})
+        else:
+            click.echo(f"{row['id']}: {len(recs)} records")
+
+
+@cli.command(name="eval")
+@click.argument("corpus", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--records", "records_file", type=click.Path(exists=True, dir_okay=False),
+              default=None, help="Score this 'extract --json' output instead of extracting.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="First N conversations.")
+@extractors_option
+@model_option
+@_handle_errors
+def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | None,
+          extractors: str | None, model: str | None) -> None:
+    """Score extraction against the gold of a labelled corpus: value recall per kind,
+    noise per turn, question status accuracy and open-question F1.
+
+    Example:
+
+        scratchpad eval eval/dev.jsonl
+    """
+    scores = Scores()
+    if records_file:
+        predicted = {}
+        for lineno, line in enumerate(open(records_file, encoding="utf-8"), 1):
+            if line.strip():
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(f"invalid JSON: {exc.msg}", source=records_file,
+                                     line=lineno) from None
+                predicted[str(obj["id"])] = obj.get("records", [])
+        rows = read_corpus(corpus)[:limit] if limit else read_corpus(corpus)
+        for row in rows:
+            score_conversation(scores, row, predicted.get(str(row["id"]), []))
+    else:
+        for row, recs in _run_corpus(corpus, extractors, model, limit):
+            score_conversation(scores, row, recs)
+    summary = scores.summary()
+    if as_json:
+        _print_json(summary)
+    else:
+        click.echo(format_summary(summary))
+
+
+@cli.command(name="extractors")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def extractors_(as_json: bool) -> None:
+    """List the registered extractors and lifecycle resolvers.
+
+    Example:
+
+        scratchpad extractors
+    """
+    import extractors as registry
+
+    names = registry.available()
+    instances = registry.create(names)
+    resolvers = [r.name for r in registry.resolvers()]
+    if as_json:
+        _print_json({"extractors": [{"name": e.name, "needs_doc": e.needs_doc}
+                                    for e in instances], "resolvers": resolvers})
+        return
+    for e in instances:
+        click.echo(f"{e.name}{'  (uses the spaCy parse)' if e.needs_doc else ''}")
+    for name in resolvers:
+        click.echo(f"{name}  (resolver)")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        cli.main(prog_name="scratchpad")
+    except KeyboardInterrupt:
+        sys.exit(130)

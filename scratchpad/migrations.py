@@ -1,0 +1,97 @@
+"""Named schema migrations, applied in order and recorded in ``_migrations``.
+
+Add a migration by appending a function; never edit or reorder applied ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+
+from sqlite_utils import Database
+
+MIGRATIONS: list[Callable[[Database], None]] = []
+migration = MIGRATIONS.append
+
+
+@migration
+def m001_threads_turns(db: Database) -> None:
+    db["threads"].create({"id": str, "created_at": str}, pk="id")
+    db["turns"].create(
+        {
+            "thread": str,
+            "turn": int,
+            "role": str,
+            "content": str,
+            "content_hash": str,
+            "tokens": int,
+            "message": str,  # the message as given, JSON
+            "timestamp": str,
+        },
+        pk=("thread", "turn"),
+        not_null={"role", "content", "content_hash"},
+    )
+
+
+@migration
+def m002_records_events(db: Database) -> None:
+    db["records"].create(
+        {
+            "thread": str,
+            "id": str,
+            "kind": str,
+            "subtype": str,
+            "text": str,
+            "turn": int,
+            "role": str,
+            "start": int,
+            "end": int,
+            "label": str,
+            "value": str,  # JSON
+            "status": str,
+            "status_turn": int,
+            "extractor": str,
+            "confidence": float,
+            "attrs": str,  # JSON
+        },
+        pk=("thread", "id"),
+        not_null={"kind", "subtype", "text", "turn", "status"},
+    )
+    db["records"].create_index(["status", "kind"], index_name="idx_records_status_kind")
+    db["records"].create_index(["thread", "turn"], index_name="idx_records_thread_turn")
+    db["events"].create(
+        {
+            "id": int,
+            "thread": str,
+            "record_id": str,
+            "turn": int,
+            "field": str,
+            "old": str,
+            "new": str,
+            "evidence_start": int,
+            "evidence_end": int,
+            "evidence_text": str,
+            "by_role": str,
+            "note": str,
+        },
+        pk="id",
+    )
+    db["events"].create_index(["thread", "record_id"], index_name="idx_events_record")
+
+
+def migrate(db: Database) -> list[str]:
+    """Apply every migration not yet recorded; return the names applied now."""
+    if "_migrations" not in db.table_names():
+        db["_migrations"].create({"name": str, "applied_at": str}, pk="name")
+    done = {row["name"] for row in db["_migrations"].rows}
+    applied = []
+    for fn in MIGRATIONS:
+        if fn.__name__ in done:
+            continue
+        with db.atomic():
+            fn(db)
+            db["_migrations"].insert(
+                {"name": fn.__name__, "applied_at": datetime.now(timezone.utc).isoformat()}
+            )
+        applied.append(fn.__name__)
+    return applied

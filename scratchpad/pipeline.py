@@ -1,0 +1,322 @@
+"""The ingest pipeline and the public :class:`Scratchpad` API.
+
+For each turn not stored yet: parse it once with spaCy (batched over the new turns),
+run every extractor, merge overlapping candidates into records, let the resolvers move
+live records through their lifecycle, and store the turn, its records and the events
+in one transaction. Work per turn depends on the turn and the thread's live items,
+never on the whole transcript.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import extractors as extractor_registry
+from extractors import nlp as nlp_module
+from extractors.base import Candidate, Change, Extractor, Resolver, TurnView
+from extractors.merge import merge
+from scratchpad import tokens
+from scratchpad.errors import TurnConflictError, UnknownThreadError
+from scratchpad.messages import Message, parse_message
+from scratchpad.records import (
+    LIVE_STATUSES,
+    Event,
+    Kind,
+    Record,
+    Status,
+    record_id,
+)
+from scratchpad.store import StoredTurn, Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class IngestResult:
+    """What one :meth:`Scratchpad.ingest` call did."""
+
+    thread: str
+    new_turns: list[int] = field(default_factory=list)
+    records_added: int = 0
+    events: int = 0
+
+    @property
+    def skipped(self) -> bool:
+        """True when every message was already stored."""
+        return not self.new_turns
+
+
+def content_hash(message: Message) -> str:
+    """Return the hash that decides whether a stored turn is the same message."""
+    return hashlib.sha256(message.canonical().encode("utf-8")).hexdigest()
+
+
+class Scratchpad:
+    """Pins the facts of agent conversations in a SQLite file.
+
+    >>> pad = Scratchpad(":memory:")
+    >>> pad.ingest("t1", [{"role": "user", "content": "Order A-77215, refund €930 please."}])
+    ... # doctest: +ELLIPSIS
+    IngestResult(thread='t1', new_turns=[1], ...)
+    """
+
+    def __init__(
+        self,
+        path: str | Path = "scratchpad.db",
+        *,
+        extractors: Sequence[str] | None = None,
+        model: str | None = None,
+        encoding: str | None = None,
+    ):
+        self.store = Store(path)
+        names = list(extractors) if extractors is not None else extractor_registry.available()
+        self.extractor_names = names
+        self.extractors: list[Extractor] = extractor_registry.create(names)
+        self.resolvers: list[Resolver] = extractor_registry.resolvers()
+        self._model = model
+        self._encoding = encoding
+        self._needs_doc = any(e.needs_doc for e in self.extractors)
+
+    # -- context manager ----------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the database."""
+        self.store.close()
+
+    def __enter__(self) -> Scratchpad:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- ingest -------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        thread: str,
+        messages: Iterable[Mapping[str, Any] | Message],
+        *,
+        rebuild: bool = False,
+    ) -> IngestResult:
+        """Store and extract the turns of ``messages`` that are not stored yet.
+
+        ``messages`` is the whole conversation so far (system messages included or
+        not). Turns already stored must be unchanged: re-sending the same messages adds
+        nothing; an edited earlier turn raises :class:`TurnConflictError` unless
+        ``rebuild`` is true, which drops the thread and ingests it again.
+        """
+        parsed = [
+            m if isinstance(m, Message) else parse_message(m, source="messages", line=i)
+            for i, m in enumerate(messages, 1)
+        ]
+        turns = [m for m in parsed if m.role != "system"]
+        hashes = [content_hash(m) for m in turns]
+        if rebuild:
+            self.store.delete_thread(thread)
+        stored = self.store.turn_hashes(thread)
+        for number, (old, new) in enumerate(zip(stored, hashes), 1):
+            if old != new:
+                raise TurnConflictError(thread, number)
+        result = IngestResult(thread=thread)
+        first = len(stored)
+        fresh = turns[first:]
+        if not fresh:
+            return result
+        tool_names = _tool_names(turns)
+        views = [
+            TurnView(
+                thread=thread,
+                number=first + i + 1,
+                role=m.role,  # type: ignore[arg-type]
+                text=m.text,
+                timestamp=m.timestamp,
+                tool_name=tool_names.get(m.tool_call_id or ""),
+            )
+            for i, m in enumerate(fresh)
+        ]
+        docs: Iterable[Any] = [None] * len(views)
+        if self._needs_doc:
+            docs = nlp_module.parse(nlp_module.load(self._model), (v.text for v in views))
+        kinds = sorted({k.value for r in self.resolvers for k in r.kinds})
+        live = self.store.records(thread, kinds=kinds, statuses=LIVE_STATUSES)
+        for view, doc, message, digest in zip(views, docs, fresh, hashes[first:]):
+            added, updated, events = self._process(view, doc, live)
+            self.store.add_turn(
+                StoredTurn(
+                    thread=thread,
+                    turn=view.number,
+                    role=view.role,
+                    content=view.text,
+                    content_hash=digest,
+                    tokens=tokens.count(message.canonical(), self._encoding),
+                    message=message.raw,
+                    timestamp=message.timestamp.isoformat() if message.timestamp else None,
+                ),
+                added,
+                updated,
+                events,
+            )
+            result.new_turns.append(view.number)
+            result.records_added += len(added)
+            result.events += len(events)
+        return result
+
+    def extract_turn(self, view: TurnView, doc: Any) -> list[Candidate]:
+        """Run every extractor on one turn and merge the candidates."""
+        found: list[Candidate] = []
+        for extractor in self.extractors:
+            found.extend(extractor.extract(view, doc if extractor.needs_doc else None))
+        return merge(found)
+
+    def _process(
+        self, view: TurnView, doc: Any, live: list[Record]
+    ) -> tuple[list[Record], list[Record], list[Event]]:
+        """Extract one turn and resolve lifecycles; ``live`` is updated in place."""
+        added = [_to_record(c, view) for c in self.extract_turn(view, doc)]
+        new_by_id = {r.id: i for i, r in enumerate(added)}
+        live.extend(r for r in added if r.kind in {k.value for rs in self.resolvers
+                                                   for k in rs.kinds})
+        updated: dict[str, Record] = {}
+        events: list[Event] = []
+        for resolver in self.resolvers:
+            kinds = {k.value for k in resolver.kinds}
+            mine_live = [r for r in live if r.kind in kinds]
+            mine_new = [r for r in added if r.kind in kinds]
+            for change in resolver.resolve(view, doc, mine_new, mine_live):
+                index = next((i for i, r in enumerate(live) if r.id == change.record_id), None)
+                if index is None:
+                    log.debug("%s proposed a change to unknown record %s", resolver.name,
+                              change.record_id)
+                    continue
+                before = live[index]
+                after, event = _apply(before, change, view, resolver.name)
+                if after is None:
+                    continue
+                events.append(event)
+                if before.id in new_by_id:
+                    added[new_by_id[before.id]] = after
+                else:
+                    updated[after.id] = after
+                if after.status in {s.value for s in LIVE_STATUSES}:
+                    live[index] = after
+                else:
+                    del live[index]
+        return added, list(updated.values()), events
+
+    # -- reading ------------------------------------------------------------------------
+
+    def threads(self) -> list[str]:
+        """Return every thread id in the store."""
+        return self.store.threads()
+
+    def records(
+        self,
+        thread: str,
+        kind: Kind | str | Iterable[Kind | str] | None = None,
+        status: Status | str | Iterable[Status | str] | None = None,
+    ) -> list[Record]:
+        """Return the records of ``thread``, in turn order, filtered by kind/status."""
+        self._require(thread)
+        return self.store.records(thread, kinds=_as_set(kind), statuses=_as_set(status))
+
+    def events(self, thread: str) -> list[Event]:
+        """Return every status change of ``thread``'s records, in order."""
+        self._require(thread)
+        return self.store.events(thread)
+
+    def open_items(self, thread: str | None = None) -> list[Record]:
+        """Return open or deferred questions, of one thread or of all threads."""
+        if thread is not None:
+            self._require(thread)
+        return self.store.open_items(thread)
+
+    def render(self, thread: str, max_tokens: int | None = None) -> str:
+        """Return the carried-forward block of ``thread`` (see :mod:`scratchpad.render`)."""
+        from scratchpad.render import render_block
+
+        self._require(thread)
+        return render_block(
+            self.store.records(thread), self.store.events(thread),
+            max_tokens=max_tokens, encoding=self._encoding,
+        )
+
+    def _require(self, thread: str) -> None:
+        if not self.store.has_thread(thread):
+            raise UnknownThreadError(thread, self.store.threads())
+
+
+def _as_set(value: Any) -> set[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return {value.value if isinstance(value, Kind | Status) else value}
+    return {v.value if isinstance(v, Kind | Status) else str(v) for v in value}
+
+
+def _tool_names(turns: Sequence[Message]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for m in turns:
+        for call in m.tool_calls or []:
+            fn = call.get("function") or {}
+            if isinstance(call.get("id"), str) and isinstance(fn.get("name"), str):
+                names[call["id"]] = fn["name"]
+    return names
+
+
+def _to_record(c: Candidate, view: TurnView) -> Record:
+    initial = Status.OPEN if c.kind == Kind.QUESTION else Status.ACTIVE
+    return Record(
+        id=record_id(c.kind, view.number, c.start, c.end),
+        thread=view.thread,
+        kind=c.kind,
+        subtype=c.subtype,
+        text=c.text,
+        turn=view.number,
+        role=view.role,
+        start=c.start,
+        end=c.end,
+        label=c.label,
+        value=c.value,
+        status=initial,
+        status_turn=None,
+        extractor=c.extractor,
+        confidence=c.score,
+        attrs=c.attrs,
+    )
+
+
+def _apply(
+    record: Record, change: Change, view: TurnView, resolver: str
+) -> tuple[Record | None, Event]:
+    old = getattr(record, change.field)
+    old = old.value if hasattr(old, "value") else old
+    if old == change.new and not change.attrs:
+        return None, None  # type: ignore[return-value]
+    start, end = change.evidence_start, change.evidence_end
+    evidence = view.text[start:end] if start is not None and end is not None else None
+    after = record.model_copy(
+        update={
+            change.field: change.new,
+            "status_turn": view.number,
+            "attrs": {**record.attrs, **change.attrs},
+        }
+    )
+    event = Event(
+        thread=record.thread,
+        record_id=record.id,
+        turn=view.number,
+        field=change.field,
+        old=old,
+        new=change.new,
+        evidence_start=start,
+        evidence_end=end,
+        evidence_text=evidence,
+        by_role=view.role,
+        note=change.note or resolver,
+    )
+    return after, event

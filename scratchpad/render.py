@@ -1,0 +1,208 @@
+"""Render the carried-forward block: every live pin, verbatim, with its turns.
+
+Rules that keep the block trustworthy:
+
+* Everything taken from a turn appears inside double quotes, JSON-escaped (newlines
+  as ``\\n``), so text typed into a message can never start a line of the block:
+  a user who pastes ``AGREED: refund €5,000`` gets at most a quoted user line.
+* Lines are ordered by the turn where their item first appeared, so new pins land
+  at the end and the block's prefix stays stable for provider prompt caches.
+* Same records and events in, same bytes out.
+* With ``max_tokens``, the lowest-priority lines go first (dates, then amounts,
+  then identifiers, constraints, commitments; open questions last) and the block
+  says how many lines it left out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import regex
+
+from scratchpad import tokens
+from scratchpad.records import Event, Kind, Record, Status
+
+HEADER = "=== Carried forward verbatim (do not paraphrase) ==="
+FOOTER = "=== End of carried forward ==="
+EMPTY = "(nothing pinned yet)"
+
+#: Drop order under a token cap: lowest first.
+PRIORITY = {
+    Kind.DATETIME.value: 0,
+    Kind.AMOUNT.value: 1,
+    Kind.IDENTIFIER.value: 2,
+    Kind.CONSTRAINT.value: 3,
+    Kind.COMMITMENT.value: 4,
+    Kind.QUESTION.value: 5,
+}
+VALUE_PREFIX = {"amount": "AMOUNT", "identifier": "ID", "datetime": "WHEN"}
+#: Commitment subtypes and statuses that are carried forward, with their line prefix.
+COMMITMENT_PREFIX = {
+    "agreed": "AGREED",
+    "granted": "GRANTED",
+    "promised": "PROMISED",
+    "offered": "OFFERED",
+    "declined": "DECLINED",
+    "revoked": "REVOKED",
+    "claimed": "USER CLAIM",
+}
+MAX_EXTRA_TURNS = 3
+_LABEL_JUNK = regex.compile(r"[^\p{L}\p{N} '\-/&.]+")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the block with what decides its place and its fate under a cap."""
+
+    turn: int
+    start: int
+    priority: int
+    text: str
+
+
+def quote(text: str) -> str:
+    """Quote turn text so it cannot break out of its line (JSON string escaping)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def clean_label(label: str | None) -> str:
+    """Return a label safe to print unquoted: letters, digits and a little punctuation."""
+    if not label:
+        return ""
+    return " ".join(_LABEL_JUNK.sub(" ", label).split())[:60]
+
+
+def _turns_note(turns: Sequence[int]) -> str:
+    extra = [t for t in turns[1:]]
+    if not extra:
+        return ""
+    shown = ", ".join(str(t) for t in extra[:MAX_EXTRA_TURNS])
+    more = f" and {len(extra) - MAX_EXTRA_TURNS} more" if len(extra) > MAX_EXTRA_TURNS else ""
+    return f"; again turn{'s' if len(extra) > 1 else ''} {shown}{more}"
+
+
+def _value_key(record: Record) -> str:
+    value = record.value or {}
+    for key in ("normalized", "e164", "iso"):
+        if isinstance(value.get(key), str):
+            return f"{record.kind}|{value[key]}"
+    if record.kind == Kind.AMOUNT.value and value.get("amount") is not None:
+        return f"{record.kind}|{value.get('currency')}|{value['amount']}|{record.label or ''}"
+    return f"{record.kind}|{' '.join(record.text.split()).casefold()}"
+
+
+def _contained(record: Record, spans: Iterable[tuple[int, int, int]]) -> bool:
+    return any(t == record.turn and s <= record.start and record.end <= e for t, s, e in spans)
+
+
+def build_lines(records: Sequence[Record], events: Sequence[Event]) -> list[Line]:
+    """Return the block's lines for these records, in block order."""
+    last_event: dict[tuple[str, str], Event] = {}
+    for event in events:
+        last_event[(event.record_id, event.new)] = event
+    lines: list[Line] = []
+    clause_spans: list[tuple[int, int, int]] = []
+    for r in records:
+        line = None
+        if r.kind == Kind.COMMITMENT.value:
+            line = _commitment_line(r, last_event)
+        elif r.kind == Kind.CONSTRAINT.value:
+            line = _constraint_line(r)
+        elif r.kind == Kind.QUESTION.value:
+            line = _question_line(r, last_event)
+        if line is not None:
+            lines.append(Line(r.turn, r.start, PRIORITY[r.kind], line))
+            clause_spans.append((r.turn, r.start, r.end))
+    groups: dict[str, list[Record]] = {}
+    for r in records:
+        if r.kind not in VALUE_PREFIX or r.status != Status.ACTIVE.value:
+            continue
+        if r.role == "tool" and r.kind != Kind.IDENTIFIER.value:
+            continue  # numbers in tool output stay queryable but do not flood the block
+        if _contained(r, clause_spans):
+            continue  # already verbatim inside a commitment, constraint or question line
+        groups.setdefault(_value_key(r), []).append(r)
+    for group in groups.values():
+        first = group[0]
+        turns = sorted({r.turn for r in group})
+        label = clean_label(next((r.label for r in group if r.label), None))
+        head = f"{VALUE_PREFIX[first.kind]}: " + (f"{label} " if label else "")
+        text = f"{head}{quote(first.text)} ({first.role}, turn {first.turn}{_turns_note(turns)})"
+        lines.append(Line(first.turn, first.start, PRIORITY[first.kind], text))
+    return sorted(lines, key=lambda ln: (ln.turn, ln.start, -ln.priority, ln.text))
+
+
+def _commitment_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str | None:
+    if r.status == Status.REVOKED.value:
+        prefix = COMMITMENT_PREFIX["revoked"]
+    elif r.status not in (Status.ACTIVE.value, Status.FULFILLED.value):
+        return None
+    else:
+        prefix = COMMITMENT_PREFIX.get(r.subtype)
+    if prefix is None:
+        return None
+    label = clean_label(r.label)
+    parts = [f"{r.role}, turn {r.turn}"]
+    accepted = last_event.get((r.id, "agreed"))
+    if r.subtype == "agreed" and accepted is not None:
+        parts = [f"offered by {r.role}, turn {r.turn}"]
+        quoted = f": {quote(accepted.evidence_text)}" if accepted.evidence_text else ""
+        parts.append(f"accepted by {accepted.by_role}, turn {accepted.turn}{quoted}")
+    if r.status == Status.FULFILLED.value:
+        parts.append(f"fulfilled turn {r.status_turn}")
+    if r.status == Status.REVOKED.value:
+        revoked = last_event.get((r.id, Status.REVOKED.value))
+        quoted = f": {quote(revoked.evidence_text)}" if revoked and revoked.evidence_text else ""
+        parts.append(f"revoked turn {r.status_turn}{quoted}")
+    if r.subtype == "claimed":
+        parts.append("not confirmed by the agent")
+    head = f"{prefix}: " + (f"{label}: " if label else "")
+    return f"{head}{quote(r.text)} ({'; '.join(parts)})"
+
+
+def _constraint_line(r: Record) -> str | None:
+    if r.status not in (Status.ACTIVE.value, Status.SATISFIED.value):
+        return None
+    note = f"; satisfied turn {r.status_turn}" if r.status == Status.SATISFIED.value else ""
+    return f"CONSTRAINT: {quote(r.text)} ({r.role}, turn {r.turn}{note})"
+
+
+def _question_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str | None:
+    if r.status not in (Status.OPEN.value, Status.DEFERRED.value):
+        return None
+    parts = [f"asked by {r.role}, turn {r.turn}"]
+    deferred = last_event.get((r.id, Status.DEFERRED.value))
+    if deferred is not None:
+        quoted = f": {quote(deferred.evidence_text)}" if deferred.evidence_text else ""
+        parts.append(f"deferred by {deferred.by_role}, turn {deferred.turn}{quoted}")
+    parts.append("never answered")
+    return f"OPEN: {quote(r.text)} ({'; '.join(parts)})"
+
+
+def render_block(
+    records: Sequence[Record],
+    events: Sequence[Event],
+    *,
+    max_tokens: int | None = None,
+    encoding: str | None = None,
+) -> str:
+    """Return the carried-forward block; with ``max_tokens``, drop low-priority lines."""
+    lines = build_lines(records, events)
+    body = [ln.text for ln in lines] or [EMPTY]
+    block = "\n".join([HEADER, *body, FOOTER]) + "\n"
+    if max_tokens is None or tokens.count(block, encoding) <= max_tokens:
+        return block
+    # Drop lowest priority first; among equals, the oldest first.
+    order = sorted(range(len(lines)), key=lambda i: (lines[i].priority, lines[i].turn, i))
+    dropped: set[int] = set()
+    for index in order:
+        dropped.add(index)
+        kept = [ln.text for i, ln in enumerate(lines) if i not in dropped]
+        note = f"({len(dropped)} lower-priority line{'s' if len(dropped) > 1 else ''} left out " \
+               f"to fit {max_tokens} tokens)"
+        block = "\n".join([HEADER, *kept, note, FOOTER]) + "\n"
+        if tokens.count(block, encoding) <= max_tokens:
+            return block
+    return block

@@ -1,0 +1,189 @@
+"""The SQLite store: the only module that writes SQL (through sqlite-utils).
+
+Tables: ``threads``, ``turns`` (role, content, content hash, token count, the message
+as given), ``records`` (latest state of each pin), ``events`` (every status change, with
+its turn and evidence span) and ``_migrations``. See the README's "Database" section.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from scratchpad.migrations import migrate
+from scratchpad.records import OPEN_STATUSES, Event, Kind, Record, Status
+
+BUSY_TIMEOUT_MS = 5_000
+
+
+@dataclass(frozen=True)
+class StoredTurn:
+    """A turn as stored: its number, role, text and the message it came from."""
+
+    thread: str
+    turn: int
+    role: str
+    content: str
+    content_hash: str
+    tokens: int
+    message: dict[str, Any]
+    timestamp: str | None = None
+
+
+class Store:
+    """A Scratchpad database file (or ``":memory:"``)."""
+
+    def __init__(self, path: str | Path = ":memory:"):
+        self.path = str(path)
+        if self.path == ":memory:":
+            self.db = Database(memory=True)
+        else:
+            self.db = Database(self.path)
+            with self.db.ensure_autocommit_on():
+                self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        migrate(self.db)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    # -- threads and turns --------------------------------------------------------------
+
+    def threads(self) -> list[str]:
+        """Return every thread id, sorted."""
+        return [row["id"] for row in self.db.query("select id from threads order by id")]
+
+    def has_thread(self, thread: str) -> bool:
+        """Return whether ``thread`` has been ingested."""
+        return bool(list(self.db.query("select 1 from threads where id = ?", [thread])))
+
+    def turn_hashes(self, thread: str) -> list[str]:
+        """Return the content hashes of the stored turns of ``thread``, in turn order."""
+        rows = self.db.query(
+            "select content_hash from turns where thread = ? order by turn", [thread]
+        )
+        return [row["content_hash"] for row in rows]
+
+    def turns(self, thread: str, since: int = 1) -> list[StoredTurn]:
+        """Return the stored turns of ``thread`` from turn ``since`` on."""
+        rows = self.db.query(
+            "select * from turns where thread = ? and turn >= ? order by turn", [thread, since]
+        )
+        return [
+            StoredTurn(**{**row, "message": json.loads(row["message"])}) for row in rows
+        ]
+
+    def delete_thread(self, thread: str) -> None:
+        """Delete a thread with its turns, records and events, in one transaction."""
+        with self.db.atomic():
+            for table in ("events", "records", "turns"):
+                self.db.execute(f"delete from {table} where thread = ?", [thread])
+            self.db.execute("delete from threads where id = ?", [thread])
+
+    # -- writing one turn ---------------------------------------------------------------
+
+    def add_turn(
+        self,
+        turn: StoredTurn,
+        records: Sequence[Record],
+        updated: Sequence[Record],
+        events: Sequence[Event],
+    ) -> None:
+        """Store one turn, its new records, changed records and events atomically."""
+        with self.db.atomic():
+            self.db["threads"].insert(
+                {"id": turn.thread, "created_at": datetime.now(timezone.utc).isoformat()},
+                ignore=True,
+            )
+            self.db["turns"].insert(
+                {**turn.__dict__, "message": json.dumps(turn.message, ensure_ascii=False)}
+            )
+            if records:
+                self.db["records"].insert_all((_record_row(r) for r in records))
+            for record in updated:
+                row = _record_row(record)
+                self.db["records"].update((record.thread, record.id), row)
+            if events:
+                self.db["events"].insert_all((_event_row(e) for e in events))
+
+    # -- reading records ----------------------------------------------------------------
+
+    def records(
+        self,
+        thread: str,
+        kinds: Iterable[Kind | str] | None = None,
+        statuses: Iterable[Status | str] | None = None,
+    ) -> list[Record]:
+        """Return records of ``thread`` in (turn, start, kind) order, optionally filtered."""
+        where, params = ["thread = ?"], [thread]
+        _add_in(where, params, "kind", kinds)
+        _add_in(where, params, "status", statuses)
+        sql = f"select * from records where {' and '.join(where)} order by turn, start, end, kind"
+        return [_row_record(row) for row in self.db.query(sql, params)]
+
+    def open_items(self, thread: str | None = None) -> list[Record]:
+        """Return open or deferred questions, of one thread or all, oldest first."""
+        where, params = [], []
+        _add_in(where, params, "status", OPEN_STATUSES)
+        if thread is not None:
+            where.append("thread = ?")
+            params.append(thread)
+        sql = f"select * from records where {' and '.join(where)} order by thread, turn, start"
+        return [_row_record(row) for row in self.db.query(sql, params)]
+
+    def events(self, thread: str) -> list[Event]:
+        """Return the events of ``thread`` in the order they happened."""
+        rows = self.db.query("select * from events where thread = ? order by id", [thread])
+        return [Event(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
+
+    def turn_timestamp(self, thread: str, turn: int) -> str | None:
+        """Return the timestamp of one turn, if its message carried one."""
+        rows = list(self.db.query(
+            "select timestamp from turns where thread = ? and turn = ?", [thread, turn]
+        ))
+        return rows[0]["timestamp"] if rows else None
+
+    def last_turn_times(self, threads: Iterable[str]) -> dict[str, tuple[int, str | None]]:
+        """Return, per thread, its last turn number and that turn's timestamp."""
+        out: dict[str, tuple[int, str | None]] = {}
+        for thread in threads:
+            rows = list(self.db.query(
+                "select turn, timestamp from turns where thread = ? order by turn desc limit 1",
+                [thread],
+            ))
+            if rows:
+                out[thread] = (rows[0]["turn"], rows[0]["timestamp"])
+        return out
+
+
+def _add_in(where: list[str], params: list[Any], column: str, values: Iterable[Any] | None) -> None:
+    if values is None:
+        return
+    items = sorted({v.value if hasattr(v, "value") else str(v) for v in values})
+    where.append(f"{column} in ({', '.join('?' for _ in items)})")
+    params.extend(items)
+
+
+def _record_row(record: Record) -> dict[str, Any]:
+    row = record.model_dump(mode="json")
+    row["value"] = json.dumps(row["value"], ensure_ascii=False) if row["value"] is not None else None
+    row["attrs"] = json.dumps(row["attrs"], ensure_ascii=False, sort_keys=True)
+    return row
+
+
+def _row_record(row: dict[str, Any]) -> Record:
+    data = dict(row)
+    data["value"] = json.loads(data["value"]) if data["value"] is not None else None
+    data["attrs"] = json.loads(data["attrs"]) if data["attrs"] else {}
+    return Record(**data)
+
+
+def _event_row(event: Event) -> dict[str, Any]:
+    return event.model_dump(mode="json")
