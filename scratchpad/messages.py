@@ -70,7 +70,9 @@ def parse_message(obj: Any, *, source: str | None = None, line: int | None = Non
         tool_calls = (tool_calls or []) + block_calls
     if content is None and not tool_calls:
         raise fail(f"{role} message has null content and no tool_calls")
-    if block_result_id and role == "user" and not text.strip() and tool_call_id is None:
+    only_results = isinstance(content, list) and bool(content) and all(
+        isinstance(p, Mapping) and p.get("type") == "tool_result" for p in content)
+    if block_result_id and role == "user" and only_results and tool_call_id is None:
         # Anthropic puts tool results in user messages; they are tool turns here.
         role, tool_call_id = "tool", block_result_id
     return Message(

@@ -1,0 +1,33 @@
+# Everything runs from a local virtualenv that the first target creates.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The demo: pin the bundled espresso refund conversation into ./scratchpad.db.
+demo: $(STAMP)
+	$(BIN)/scratchpad ingest examples/espresso.jsonl --thread espresso
+	$(BIN)/scratchpad render --thread espresso
+	$(BIN)/scratchpad open --thread espresso
+
+lint: $(STAMP)
+	$(BIN)/ruff check scratchpad extractors schemas tests benchmarks
+
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_ingest.py
+
+clean:
+	rm -rf $(VENV) scratchpad.db scratchpad.db-wal scratchpad.db-shm .pytest_cache .ruff_cache

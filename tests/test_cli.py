@@ -1,0 +1,146 @@
+"""The command line: help for every command, one-line errors, nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scratchpad.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def counts(db: Path) -> dict[str, int]:
+    if not db.exists():
+        return {}
+    con = sqlite3.connect(db)
+    try:
+        return {t: con.execute(f"select count(*) from {t}").fetchone()[0]
+                for t in ("threads", "turns", "records", "events")}
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_every_command_has_help_with_an_example_and_is_in_the_readme(runner, command):
+    result = runner.invoke(cli, [command, "-h"])
+    assert result.exit_code == 0
+    assert "Example:" in result.output
+    assert f"scratchpad {command}" in (ROOT / "README.md").read_text()
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+GOOD = b'{"role": "user", "content": "Order A-77215, please refund \\u20ac930."}\n'
+BAD_INPUTS = {
+    "malformed": (b'{"role": "user", "content": "hi"}\n{"role": "user", "content": \n',
+                  "bad.jsonl:2: invalid JSON"),
+    "unknown_role": (b'{"role": "bot", "content": "hi"}\n', "unknown role 'bot'"),
+    "missing_content": (b'{"role": "user"}\n', "has no 'content'"),
+    "null_content": (b'{"role": "assistant", "content": null}\n', "null content and no tool_calls"),
+    "bad_parts": (b'{"role": "user", "content": [{"x": 1}]}\n', "content part 0"),
+    "empty": (b"", "no messages"),
+    "invalid_utf8": (b'{"role": "user", "content": "caf\xe9"}\n', "invalid UTF-8"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_bad_input_is_one_line_and_leaves_db_unchanged(runner, tmp_path, case):
+    db = tmp_path / "s.db"
+    ok = runner.invoke(cli, ["ingest", str(write(tmp_path, "ok.jsonl", GOOD)), "--db", str(db),
+                             "--thread", "t"])
+    assert ok.exit_code == 0, ok.output
+    before = counts(db)
+    data, fragment = BAD_INPUTS[case]
+    path = write(tmp_path, "bad.jsonl", data)
+    for thread in ("t", "u"):
+        result = runner.invoke(cli, ["ingest", str(path), "--db", str(db), "--thread", thread])
+        assert result.exit_code == 1
+        assert fragment in result.stderr
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+    assert counts(db) == before
+
+
+def test_missing_file(runner, tmp_path):
+    result = runner.invoke(cli, ["ingest", str(tmp_path / "nope.jsonl"), "--db",
+                                 str(tmp_path / "s.db"), "--thread", "t"])
+    assert result.exit_code == 1 and "no such file" in result.stderr
+
+
+def test_content_parts_and_tool_calls_ingest(runner, tmp_path):
+    lines = [
+        {"role": "user", "content": [{"type": "text", "text": "Refund order A-77215"},
+                                     {"type": "text", "text": "for €930."}]},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"order_id": "A-77215"}'},
+    ]
+    path = write(tmp_path, "c.jsonl", "\n".join(json.dumps(x) for x in lines).encode())
+    db = tmp_path / "s.db"
+    assert runner.invoke(cli, ["ingest", str(path), "--db", str(db), "--thread", "t"]).exit_code == 0
+    out = runner.invoke(cli, ["records", "--db", str(db), "--thread", "t", "--json"])
+    recs = [json.loads(line) for line in out.output.splitlines()]
+    content = "Refund order A-77215\nfor €930."
+    assert any(r["text"] == "€930" and content[r["start"]:r["end"]] == "€930" for r in recs)
+
+
+def test_one_megabyte_turn(runner, tmp_path):
+    text = ("Please refund €12.50 for order A-77215 by Friday. " * 21000)[:1_000_000]
+    path = write(tmp_path, "big.jsonl", json.dumps({"role": "user", "content": text}).encode())
+    db = tmp_path / "s.db"
+    result = runner.invoke(cli, ["ingest", str(path), "--db", str(db), "--thread", "big"])
+    assert result.exit_code == 0, result.output
+    out = runner.invoke(cli, ["records", "--db", str(db), "--thread", "big", "--json"])
+    recs = [json.loads(line) for line in out.output.splitlines()]
+    assert recs and all(text[r["start"]:r["end"]] == r["text"] for r in recs)
+
+
+def test_unknown_thread_and_missing_db(runner, tmp_path):
+    result = runner.invoke(cli, ["render", "--db", str(tmp_path / "none.db"), "--thread", "x"])
+    assert result.exit_code == 1 and "No database" in result.stderr
+    db = tmp_path / "s.db"
+    runner.invoke(cli, ["ingest", str(write(tmp_path, "ok.jsonl", GOOD)), "--db", str(db),
+                        "--thread", "t"])
+    result = runner.invoke(cli, ["render", "--db", str(db), "--thread", "x"])
+    assert result.exit_code == 1 and "No thread 'x'" in result.stderr and "t" in result.stderr
+
+
+def test_unknown_extractor_lists_the_valid_ones(runner, tmp_path):
+    result = runner.invoke(cli, ["ingest", str(write(tmp_path, "ok.jsonl", GOOD)), "--db",
+                                 str(tmp_path / "s.db"), "--thread", "t",
+                                 "--extractors", "amount.regex.v1"])
+    assert result.exit_code == 1
+    assert "Unknown extractor 'amount.regex.v1'. Available: amounts.regex.v1" in result.stderr
+
+
+def test_extractors_lists_registered(runner):
+    result = runner.invoke(cli, ["extractors"])
+    assert result.exit_code == 0
+    assert "amounts.regex.v1" in result.output and "questions.answers.v1" in result.output
+
+
+def test_demo_flow_on_espresso(runner, tmp_path, espresso_path):
+    db = str(tmp_path / "s.db")
+    assert runner.invoke(cli, ["ingest", str(espresso_path), "--db", db, "--thread", "e"]
+                         ).exit_code == 0
+    again = runner.invoke(cli, ["ingest", str(espresso_path), "--db", db, "--thread", "e"])
+    assert "nothing new" in again.output
+    block = runner.invoke(cli, ["render", "--db", db, "--thread", "e"]).output
+    assert block.startswith("=== Carried forward verbatim")
+    opened = runner.invoke(cli, ["open", "--db", db, "--thread", "e", "--json"])
+    items = [json.loads(line) for line in opened.output.splitlines()]
+    assert [(i["turn"], i["status"]) for i in items] == [(14, "deferred")]
+    assert items[0]["age_turns"] == 27

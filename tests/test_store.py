@@ -1,0 +1,92 @@
+"""The store: migrations, WAL, idempotent ingest, conflicts, atomic turns."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scratchpad import Scratchpad, TurnConflictError
+from scratchpad.migrations import MIGRATIONS
+from scratchpad.store import Store
+
+CONVERSATION = [
+    {"role": "system", "content": "You are a support agent."},
+    {"role": "user", "content": "My order is A-77215 and I want €930 back."},
+    {"role": "assistant", "content": "I can see order A-77215. Is the machine complete?"},
+]
+
+
+def table_counts(path) -> dict[str, int]:
+    con = sqlite3.connect(path)
+    try:
+        return {t: con.execute(f"select count(*) from {t}").fetchone()[0]
+                for t in ("threads", "turns", "records", "events")}
+    finally:
+        con.close()
+
+
+def test_migrations_are_recorded_and_not_reapplied(tmp_path):
+    path = tmp_path / "s.db"
+    Store(path).close()
+    store = Store(path)
+    names = [row["name"] for row in store.db["_migrations"].rows]
+    assert names == [fn.__name__ for fn in MIGRATIONS]
+    assert store.db.execute("pragma journal_mode").fetchone()[0] == "wal"
+    assert store.db.execute("pragma busy_timeout").fetchone()[0] > 0
+    assert {"idx_records_status_kind", "idx_events_record"} <= {
+        i.name for t in ("records", "events") for i in store.db[t].indexes}
+
+
+def test_system_messages_are_not_turns(pad):
+    result = pad.ingest("t", CONVERSATION)
+    assert result.new_turns == [1, 2]
+    turns = pad.store.turns("t")
+    assert [(t.turn, t.role) for t in turns] == [(1, "user"), (2, "assistant")]
+    assert all(t.tokens > 0 and len(t.content_hash) == 64 for t in turns)
+
+
+def test_reingest_adds_nothing_and_continues_numbering(tmp_path):
+    path = tmp_path / "s.db"
+    with Scratchpad(path) as pad:
+        pad.ingest("t", CONVERSATION)
+    before = table_counts(path)
+    with Scratchpad(path) as pad:
+        assert pad.ingest("t", CONVERSATION).skipped
+    assert table_counts(path) == before
+    longer = CONVERSATION + [{"role": "user", "content": "Yes, it is complete."}]
+    with Scratchpad(path) as pad:
+        assert pad.ingest("t", longer).new_turns == [3]
+        assert [r.turn for r in pad.records("t", kind="question")] == [2]
+
+
+def test_edited_turn_is_refused_and_can_be_rebuilt(tmp_path):
+    path = tmp_path / "s.db"
+    with Scratchpad(path) as pad:
+        pad.ingest("t", CONVERSATION)
+    before = table_counts(path)
+    edited = [dict(m) for m in CONVERSATION]
+    edited[2]["content"] = "I can see order A-77216."
+    with Scratchpad(path) as pad:
+        with pytest.raises(TurnConflictError, match=r"Turn 2 of thread 't'.*--rebuild"):
+            pad.ingest("t", edited)
+    assert table_counts(path) == before
+    with Scratchpad(path) as pad:
+        assert pad.ingest("t", edited, rebuild=True).new_turns == [1, 2]
+        assert "A-77216" in pad.store.turns("t")[1].content
+
+
+def test_failed_turn_leaves_no_partial_write(tmp_path, monkeypatch):
+    path = tmp_path / "s.db"
+    with Scratchpad(path) as pad:
+        original = pad.store.db["events"].insert_all
+
+        def boom(*args, **kwargs):
+            raise RuntimeError("disk full")
+
+        monkeypatch.setattr(type(pad.store.db["records"]), "insert_all", boom)
+        with pytest.raises(RuntimeError):
+            pad.ingest("t", CONVERSATION)
+        monkeypatch.undo()
+        assert original is not None
+    assert table_counts(path) == {"threads": 0, "turns": 0, "records": 0, "events": 0}
