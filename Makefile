@@ -16,9 +16,9 @@ setup: $(STAMP)
 
 # The demo: pin the bundled espresso refund conversation into ./scratchpad.db.
 demo: $(STAMP)
-	$(BIN)/scratchpad ingest examples/espresso.jsonl --thread espresso
-	$(BIN)/scratchpad render --thread espresso
-	$(BIN)/scratchpad open --thread espresso
+	@$(BIN)/scratchpad ingest examples/espresso.jsonl --thread espresso
+	@$(BIN)/scratchpad render --thread espresso
+	@$(BIN)/scratchpad open --thread espresso
 
 lint: $(STAMP)
 	$(BIN)/ruff check scratchpad extractors schemas tests benchmarks

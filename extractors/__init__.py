@@ -29,6 +29,7 @@ _SHIPPED = (
     "extractors.commitments",
     "extractors.constraints",
     "extractors.questions",
+    "extractors.releases",
 )
 for _module in _SHIPPED:
     try:

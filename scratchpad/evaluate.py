@@ -78,7 +78,9 @@ def _overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return a["start"] < b["end"] and b["start"] < a["end"]
 
 
-def score_conversation(scores: Scores, row: Mapping[str, Any], records: Iterable[Mapping[str, Any]]) -> None:
+def score_conversation(
+    scores: Scores, row: Mapping[str, Any], records: Iterable[Mapping[str, Any]]
+) -> None:
     """Add one conversation's figures to ``scores``."""
     records = list(records)
     gold = row.get("gold") or {}

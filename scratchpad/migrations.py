@@ -6,7 +6,7 @@ Add a migration by appending a function; never edit or reorder applied ones.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
@@ -91,7 +91,7 @@ def migrate(db: Database) -> list[str]:
         with db.atomic():
             fn(db)
             db["_migrations"].insert(
-                {"name": fn.__name__, "applied_at": datetime.now(timezone.utc).isoformat()}
+                {"name": fn.__name__, "applied_at": datetime.now(UTC).isoformat()}
             )
         applied.append(fn.__name__)
     return applied

@@ -31,7 +31,7 @@ from scratchpad.records import (
     Status,
     record_id,
 )
-from scratchpad.store import StoredTurn, Store
+from scratchpad.store import Store, StoredTurn
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ class Scratchpad:
         if rebuild:
             self.store.delete_thread(thread)
         stored = self.store.turn_hashes(thread)
-        for number, (old, new) in enumerate(zip(stored, hashes), 1):
+        for number, (old, new) in enumerate(zip(stored, hashes, strict=False), 1):
             if old != new:
                 raise TurnConflictError(thread, number)
         result = IngestResult(thread=thread)
@@ -144,7 +144,7 @@ class Scratchpad:
             docs = nlp_module.parse(nlp_module.load(self._model), (v.text for v in views))
         kinds = sorted({k.value for r in self.resolvers for k in r.kinds})
         live = self.store.records(thread, kinds=kinds, statuses=LIVE_STATUSES)
-        for view, doc, message, digest in zip(views, docs, fresh, hashes[first:]):
+        for view, doc, message, digest in zip(views, docs, fresh, hashes[first:], strict=True):
             added, updated, events = self._process(view, doc, live)
             self.store.add_turn(
                 StoredTurn(
@@ -253,9 +253,9 @@ class Scratchpad:
 def _as_set(value: Any) -> set[str] | None:
     if value is None:
         return None
-    if isinstance(value, str):
-        return {value.value if isinstance(value, Kind | Status) else value}
-    return {v.value if isinstance(v, Kind | Status) else str(v) for v in value}
+    if isinstance(value, str):  # a Kind or Status is a str too
+        return {str(value)}
+    return {str(v) for v in value}
 
 
 def _tool_names(turns: Sequence[Message]) -> dict[str, str]:

@@ -8,7 +8,7 @@ changes are :class:`Event` rows; the record keeps only its latest state.
 from __future__ import annotations
 
 from decimal import Decimal
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 Role = Literal["user", "assistant", "tool"]
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """The six kinds of pinned facts."""
 
     AMOUNT = "amount"
@@ -30,7 +30,7 @@ class Kind(str, Enum):
 VALUE_KINDS = frozenset({Kind.AMOUNT, Kind.IDENTIFIER, Kind.DATETIME})
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """Lifecycle states. Values, commitments and constraints start ``active``;
     questions start ``open``."""
 

@@ -89,7 +89,7 @@ def _value_key(record: Record) -> str:
         if isinstance(value.get(key), str):
             return f"{record.kind}|{value[key]}"
     if record.kind == Kind.AMOUNT.value and value.get("amount") is not None:
-        return f"{record.kind}|{value.get('currency')}|{value['amount']}|{record.label or ''}"
+        return f"{record.kind}|{value.get('currency')}|{value['amount']}"
     return f"{record.kind}|{' '.join(record.text.split()).casefold()}"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -99,19 +99,19 @@ class Store:
         """Store one turn, its new records, changed records and events atomically."""
         with self.db.atomic():
             self.db["threads"].insert(
-                {"id": turn.thread, "created_at": datetime.now(timezone.utc).isoformat()},
+                {"id": turn.thread, "created_at": datetime.now(UTC).isoformat()},
                 ignore=True,
             )
             self.db["turns"].insert(
                 {**turn.__dict__, "message": json.dumps(turn.message, ensure_ascii=False)}
             )
             if records:
-                self.db["records"].insert_all((_record_row(r) for r in records))
+                self.db["records"].insert_all(_record_row(r) for r in records)
             for record in updated:
                 row = _record_row(record)
                 self.db["records"].update((record.thread, record.id), row)
             if events:
-                self.db["events"].insert_all((_event_row(e) for e in events))
+                self.db["events"].insert_all(_event_row(e) for e in events)
 
     # -- reading records ----------------------------------------------------------------
 
@@ -163,17 +163,20 @@ class Store:
         return out
 
 
-def _add_in(where: list[str], params: list[Any], column: str, values: Iterable[Any] | None) -> None:
+def _add_in(
+    where: list[str], params: list[Any], column: str, values: Iterable[Any] | None
+) -> None:
     if values is None:
         return
-    items = sorted({v.value if hasattr(v, "value") else str(v) for v in values})
+    items = sorted({str(v) for v in values})
     where.append(f"{column} in ({', '.join('?' for _ in items)})")
     params.extend(items)
 
 
 def _record_row(record: Record) -> dict[str, Any]:
     row = record.model_dump(mode="json")
-    row["value"] = json.dumps(row["value"], ensure_ascii=False) if row["value"] is not None else None
+    if row["value"] is not None:
+        row["value"] = json.dumps(row["value"], ensure_ascii=False)
     row["attrs"] = json.dumps(row["attrs"], ensure_ascii=False, sort_keys=True)
     return row
 

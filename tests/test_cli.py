@@ -90,7 +90,8 @@ def test_content_parts_and_tool_calls_ingest(runner, tmp_path):
     ]
     path = write(tmp_path, "c.jsonl", "\n".join(json.dumps(x) for x in lines).encode())
     db = tmp_path / "s.db"
-    assert runner.invoke(cli, ["ingest", str(path), "--db", str(db), "--thread", "t"]).exit_code == 0
+    result = runner.invoke(cli, ["ingest", str(path), "--db", str(db), "--thread", "t"])
+    assert result.exit_code == 0
     out = runner.invoke(cli, ["records", "--db", str(db), "--thread", "t", "--json"])
     recs = [json.loads(line) for line in out.output.splitlines()]
     content = "Refund order A-77215\nfor €930."

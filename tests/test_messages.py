@@ -34,7 +34,8 @@ def test_anthropic_tool_use_and_result():
         {"type": "tool_use", "id": "tu1", "name": "lookup", "input": {"id": "A-1"}}]})
     assert call.text == "Looking it up." and call.tool_calls[0]["function"]["name"] == "lookup"
     result = parse_message({"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "tu1", "content": [{"type": "text", "text": "ok"}]}]})
+        {"type": "tool_result", "tool_use_id": "tu1",
+         "content": [{"type": "text", "text": "ok"}]}]})
     assert (result.role, result.text, result.tool_call_id) == ("tool", "ok", "tu1")
 
 

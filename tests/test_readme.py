@@ -1,0 +1,34 @@
+"""The README's Python examples run, and its demo output is the real output."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from scratchpad.cli import cli
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+
+
+@pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
+def test_python_blocks_run(index, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    exec(compile(PYTHON_BLOCKS[index], f"README.md block {index}", "exec"), {})
+
+
+def test_demo_output_in_readme_is_current(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    db = str(tmp_path / "demo.db")
+    runner = CliRunner()
+    out = []
+    for args in (["ingest", "examples/espresso.jsonl", "--thread", "espresso"],
+                 ["render", "--thread", "espresso"], ["open", "--thread", "espresso"]):
+        result = runner.invoke(cli, [*args, "--db", db])
+        assert result.exit_code == 0, result.output
+        out.append(result.output)
+    demo = "".join(out)
+    assert demo.strip() in README, "README demo output is stale: paste the output of make demo"

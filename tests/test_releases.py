@@ -1,0 +1,38 @@
+"""Identifiers released or cancelled by a later turn stop being carried forward."""
+
+from __future__ import annotations
+
+import pytest
+
+RELEASED = [
+    ('{"hold_id": "HLD-30417"}', '{"released": "HLD-30417"}'),
+    ("Your booking reference is BK-55120.", "I have cancelled booking BK-55120 as asked."),
+    ("Ticket INC-40021 is open.", "INC-40021 was replaced by INC-40022."),
+]
+KEPT = [
+    ("Your booking reference is BK-55120.", "Booking BK-55120 is confirmed for Monday."),
+    ("Hold HLD-30417 is in place.", "Please keep HLD-30417. I released the other one earlier. "
+     "Then again the new slot works."),
+]
+
+
+def ingest(pad, first: str, second: str) -> None:
+    pad.ingest("t", [{"role": "tool", "content": first}, {"role": "tool", "content": second}])
+
+
+@pytest.mark.parametrize("first, second", RELEASED)
+def test_release_supersedes_every_mention(pad, first, second):
+    ingest(pad, first, second)
+    ids = pad.records("t", kind="identifier")
+    ref = ids[0].text
+    same = [r for r in ids if r.text == ref]
+    assert len(same) >= 2 and all(r.status == "superseded" for r in same)
+    (event, *_) = [e for e in pad.events("t") if e.record_id == same[0].id]
+    assert event.turn == 2 and ref in event.evidence_text
+
+
+@pytest.mark.parametrize("first, second", KEPT)
+def test_mention_without_cue_keeps_it_active(pad, first, second):
+    ingest(pad, first, second)
+    ids = pad.records("t", kind="identifier")
+    assert ids and all(r.status == "active" for r in ids)
