@@ -14,7 +14,6 @@ from scratchpad.errors import (
     UnknownThreadError,
 )
 from scratchpad.messages import Message, read_messages
-from scratchpad.pipeline import IngestResult, Scratchpad
 from scratchpad.records import Event, Kind, Money, Record, Status
 
 __all__ = [
@@ -34,3 +33,13 @@ __all__ = [
     "read_messages",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # The pipeline imports the extractors package, which imports scratchpad.records;
+    # loading it lazily lets either package be imported first.
+    if name in ("Scratchpad", "IngestResult"):
+        from scratchpad import pipeline
+
+        return getattr(pipeline, name)
+    raise AttributeError(f"module 'scratchpad' has no attribute {name!r}")

@@ -115,6 +115,11 @@ def build_lines(records: Sequence[Record], events: Sequence[Event]) -> list[Line
         if line is not None:
             lines.append(Line(r.turn, r.start, PRIORITY[r.kind], line))
             clause_spans.append((r.turn, r.start, r.end))
+            clause_spans.extend(
+                (e.turn, e.evidence_start, e.evidence_end) for e in events
+                if e.record_id == r.id and e.evidence_start is not None
+                and e.evidence_end is not None
+            )
     groups: dict[str, list[Record]] = {}
     for r in records:
         if r.kind not in VALUE_PREFIX or r.status != Status.ACTIVE.value:
@@ -124,6 +129,8 @@ def build_lines(records: Sequence[Record], events: Sequence[Event]) -> list[Line
         if _contained(r, clause_spans):
             continue  # already verbatim inside a commitment, constraint or question line
         groups.setdefault(_value_key(r), []).append(r)
+    for key in _covered_datetimes(groups):
+        del groups[key]
     for group in groups.values():
         first = group[0]
         turns = sorted({r.turn for r in group})
@@ -132,6 +139,19 @@ def build_lines(records: Sequence[Record], events: Sequence[Event]) -> list[Line
         text = f"{head}{quote(first.text)} ({first.role}, turn {first.turn}{_turns_note(turns)})"
         lines.append(Line(first.turn, first.start, PRIORITY[first.kind], text))
     return sorted(lines, key=lambda ln: (ln.turn, ln.start, -ln.priority, ln.text))
+
+
+def _covered_datetimes(groups: dict[str, list[Record]]) -> list[str]:
+    """Return date/time groups whose text is a whole-word part of a longer date/time
+    ("Thursday" inside "Thursday 3 December, 14:00-18:00"): the longer line carries it."""
+    texts = {key: " ".join(g[0].text.split()).casefold() for key, g in groups.items()
+             if g[0].kind == Kind.DATETIME.value}
+    covered = []
+    for key, text in texts.items():
+        pattern = regex.compile(rf"(?<!\w){regex.escape(text)}(?!\w)")
+        if any(other != text and pattern.search(other) for other in texts.values()):
+            covered.append(key)
+    return covered
 
 
 def _commitment_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str | None:
