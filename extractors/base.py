@@ -45,6 +45,10 @@ class TurnView(BaseModel):
     text: str
     timestamp: datetime | None = None
     tool_name: str | None = None
+    #: For each role, the number of the latest earlier turn of that role that had text
+    #: (tool-call-only turns do not count): lets resolvers tell a direct reply from a
+    #: later one without reading the transcript.
+    previous_by_role: dict[str, int] = Field(default_factory=dict)
 
 
 class Candidate(BaseModel):

@@ -128,17 +128,20 @@ class Scratchpad:
         if not fresh:
             return result
         tool_names = _tool_names(turns)
-        views = [
-            TurnView(
+        spoke = self.store.last_text_turns(thread) if first else {}
+        views = []
+        for i, m in enumerate(fresh):
+            views.append(TurnView(
                 thread=thread,
                 number=first + i + 1,
                 role=m.role,  # type: ignore[arg-type]
                 text=m.text,
                 timestamp=m.timestamp,
                 tool_name=tool_names.get(m.tool_call_id or ""),
-            )
-            for i, m in enumerate(fresh)
-        ]
+                previous_by_role=dict(spoke),
+            ))
+            if m.text.strip():
+                spoke[m.role] = first + i + 1
         docs: Iterable[Any] = [None] * len(views)
         if self._needs_doc:
             docs = nlp_module.parse(nlp_module.load(self._model), (v.text for v in views))

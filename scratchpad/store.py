@@ -71,6 +71,14 @@ class Store:
         )
         return [row["content_hash"] for row in rows]
 
+    def last_text_turns(self, thread: str) -> dict[str, int]:
+        """Return, per role, the latest turn of ``thread`` whose content is not empty."""
+        rows = self.db.query(
+            "select role, max(turn) as turn from turns where thread = ? and trim(content) != '' "
+            "group by role", [thread],
+        )
+        return {row["role"]: row["turn"] for row in rows}
+
     def turns(self, thread: str, since: int = 1) -> list[StoredTurn]:
         """Return the stored turns of ``thread`` from turn ``since`` on."""
         rows = self.db.query(

@@ -90,3 +90,23 @@ def test_failed_turn_leaves_no_partial_write(tmp_path, monkeypatch):
         monkeypatch.undo()
         assert original is not None
     assert table_counts(path) == {"threads": 0, "turns": 0, "records": 0, "events": 0}
+
+
+def test_turns_know_who_spoke_last(pad, monkeypatch):
+    seen = {}
+    original = pad._process
+
+    def spy(view, doc, live):
+        seen[view.number] = view.previous_by_role
+        return original(view, doc, live)
+
+    monkeypatch.setattr(pad, "_process", spy)
+    pad.ingest("t", CONVERSATION)
+    more = CONVERSATION + [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "user", "content": "Yes."},
+    ]
+    pad.ingest("t", more)
+    assert seen[1] == {} and seen[2] == {"user": 1}
+    assert seen[4] == {"user": 1, "assistant": 2}  # the tool-call-only turn 3 has no text
