@@ -1,0 +1,555 @@
+"""Dates, times, ranges, durations and relative dates: atoms, then one span per phrase.
+
+Named, scored patterns find *atoms* (a calendar date, a weekday, "tomorrow", a clock
+time, a part of the day, a duration); adjacent atoms joined by light words ("Thursday
+3 December, 14:00") or range words ("14:00-18:00") are merged into one candidate, so a
+date+time phrase is one span, not fragments. ``value`` is ``{"iso": ...}`` only when
+the phrase resolves without a reference date (a full date, a clock time whose half of
+the day is known, a plain duration); the parts that are known go to ``attrs``
+(``month``, ``day``, ``weekday``, ``time``, ``end_time``, ...) for later resolution.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import regex
+
+from extractors.base import Candidate, TurnView, register
+from scratchpad.records import Kind
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+log = logging.getLogger(__name__)
+
+NAME = "datetimes.regex.v1"
+TIMEOUT = 1.0
+
+# --- vocabulary --------------------------------------------------------------------------
+
+MONTHS: dict[str, int] = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+WEEKDAYS: dict[str, int] = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5,
+    "sunday": 6, "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3,
+    "fri": 4, "sat": 5, "sun": 6,
+}
+ORDINALS: dict[str, int] = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17,
+    "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+}
+for _unit, _n in list(ORDINALS.items())[:9]:
+    ORDINALS[f"twenty-{_unit}"] = 20 + _n
+    ORDINALS[f"twenty {_unit}"] = 20 + _n
+ORDINALS["thirty-first"] = ORDINALS["thirty first"] = 31
+NUMBERS: dict[str, int] = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60,
+    "ninety": 90, "a": 1, "an": 1, "a couple of": 2, "couple of": 2,
+}
+UNITS: dict[str, str] = {
+    "second": "S", "minute": "M", "min": "M", "hour": "H", "hr": "H", "day": "D",
+    "night": "D", "week": "W", "month": "M", "year": "Y",
+}
+
+
+def _alt(words: list[str] | dict[str, Any]) -> str:
+    return "|".join(regex.escape(w).replace(r"\ ", r"\s+")
+                    for w in sorted(words, key=len, reverse=True))
+
+
+_MONTH_FULL = _alt([m for m in MONTHS if len(m) > 4 or m in ("june", "july")])
+_MONTH_ABBR = _alt([m for m in MONTHS if len(m) <= 4 and m not in ("may", "june", "july")])
+#: Full names in any case; abbreviations and "May" (a modal verb too) only capitalized.
+_MONTH = (rf"(?P<month>(?i:{_MONTH_FULL})|May|MAY|(?:{_MONTH_ABBR.title()}|{_MONTH_ABBR.upper()})"
+          r"\.?)(?![\w])")
+_WEEKDAY_FULL = _alt([w for w in WEEKDAYS if len(w) > 5])
+_WEEKDAY_ABBR = "|".join(w.title() for w in WEEKDAYS if len(w) <= 5)
+_DAYNUM = r"(?:[12]\d|3[01]|0?[1-9])"
+_SUFFIX = r"(?:st|nd|rd|th)"
+_ORDWORD = rf"(?i:{_alt(ORDINALS)})"
+_YEAR = r"(?P<year>(?:19|20)\d{2})(?!\d)"
+_AMPM = r"(?P<ampm>(?i:a\.m\.?|p\.m\.?|am|pm))(?![A-Za-z])"
+_PART = r"(?P<part>(?i:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))"
+_HOUR12 = r"(?:1[0-2]|0?[1-9])"
+_HOUR_WORDS = [w for w, n in NUMBERS.items() if 1 <= n <= 12 and w.isalpha() and len(w) > 2]
+_HOURWORD = rf"(?P<hourword>(?i:{_alt(_HOUR_WORDS)}))"
+_MIN = r"(?P<minute>[0-5]\d)"
+_TZ = (r"(?:\s?(?P<tz>UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|EST|EDT|CST|CDT|MST|MDT|PST|PDT|Z)"
+       r"(?:[+-]\d{1,2})?(?![\w]))")
+_OCLOCK = r"(?:\s?o\s?['’\"]?\s?clock)"
+_NOT_COUNT = (r"(?!\s*(?:%|percent|people|persons|guests|tickets|seats|rooms|nights|days|"
+              r"hours|minutes|of|dollars|bucks|degrees|stars|adults|kids|children)\b)")
+_DURATION_UNIT = (r"(?P<unit>(?i:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|"
+                  r"months?|years?))(?![\w])")
+_COUNT_WORDS = [w for w in NUMBERS if w not in ("a", "an")]
+_COUNT = (r"(?P<count>\d{1,4}(?:\.\d)?(?:\s?(?:-|–|to)\s?\d{1,4})?"
+          rf"|(?i:{_alt(_COUNT_WORDS)})|(?i:a\s+few|several|a|an)(?=\s))")
+
+
+@dataclass(frozen=True)
+class DtPattern:
+    """One named, scored atom pattern. ``role`` decides how atoms merge into a phrase."""
+
+    name: str
+    pattern: regex.Pattern[str]
+    score: float
+    role: str  # date|weekday|relday|iso|daterange|time|timerange|part|duration|reldur
+
+
+def _c(body: str, flags: int = 0) -> regex.Pattern[str]:
+    return regex.compile(body, regex.VERBOSE | regex.V0 | flags)
+
+
+PATTERNS: tuple[DtPattern, ...] = (
+    DtPattern("iso", _c(
+        r"(?<![\w-])(?P<iso>\d{4}-[01]\d-[0-3]\d(?:[T\ ][0-2]\d:[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
+        r"(?:Z|[+-][0-2]\d:?[0-5]\d)?)?(?:/(?:\d{4}-[01]\d-[0-3]\dT?)?(?:[0-2]\d:[0-5]\d"
+        r"(?::[0-5]\d)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?)?)(?![\w-])"), 0.95, "iso"),
+    DtPattern("numeric_date", _c(
+        r"(?<![\w/.-])(?:(?P<y1>(?:19|20)\d{2})/(?P<m1>[01]?\d)/(?P<d1>[0-3]?\d)"
+        r"|(?P<a>[0-3]?\d)(?P<sep>[/.-])(?P<b>[0-3]?\d)(?P=sep)(?P<y2>(?:19|20)\d{2}|\d{2}(?![\d])))"
+        r"(?![\w/-]|\.\d)"), 0.8, "date"),
+    DtPattern("month_day_range", _c(
+        rf"(?<![\w]){_MONTH}\s+(?P<day>{_DAYNUM}){_SUFFIX}?\s*(?:-|–|—|to|through|until)\s*"
+        rf"(?P<day2>{_DAYNUM}){_SUFFIX}?(?![\d:])(?:,?\s+{_YEAR})?"), 0.9, "daterange"),
+    DtPattern("day_month_range", _c(
+        rf"(?<![\w])(?P<day>{_DAYNUM}){_SUFFIX}?\s*(?:-|–|—|to|through|until)\s*"
+        rf"(?P<day2>{_DAYNUM}){_SUFFIX}?\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?"), 0.9,
+        "daterange"),
+    DtPattern("month_day", _c(
+        rf"(?<![\w]){_MONTH}\s+(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}?(?![\d:])(?!\s*(?i:am|pm|a\.m|p\.m|%|percent))"
+        rf"|(?P<dayword>{_ORDWORD})(?![\w-]))(?:,?\s+{_YEAR})?"), 0.9, "date"),
+    DtPattern("day_month", _c(
+        rf"(?<![\w])(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}?|(?P<dayword>{_ORDWORD}))"
+        rf"\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?"), 0.9, "date"),
+    DtPattern("month_year", _c(rf"(?<![\w]){_MONTH}\s+{_YEAR}"), 0.85, "date"),
+    DtPattern("nth_of_month", _c(
+        rf"(?<![\w])(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}|(?P<dayword>{_ORDWORD}))\s+of\s+"
+        r"(?P<rel>(?i:this|next|last|the\s+(?:next|following|coming)|the)\s+month)"), 0.9, "date"),
+    DtPattern("the_nth", _c(
+        rf"(?<![\w])(?i:the)\s+(?P<day>{_DAYNUM}){_SUFFIX}(?![\w])"
+        r"(?!\s+(?i:floor|place|row|century|grade|time|round|edition|anniversary|birthday|"
+        r"person|one|item|option|step|level|street|avenue|st|ave|percentile|attempt))"), 0.8,
+        "date"),
+    DtPattern("prep_the_ordinal", _c(
+        rf"(?<=(?i:\b(?:on|by|until|till|before|after|from|for|since)\s))(?i:the)\s+"
+        rf"(?P<dayword>{_ORDWORD})(?![\w-])(?!\s+(?i:time|one|option|floor|place|round))"),
+        0.7, "date"),
+    DtPattern("month_alone", _c(
+        r"(?<=(?i:\b(?:in|during|since|until|till|by|of|for|from|through|early|late|mid|"
+        r"next|last|this|end\s+of|beginning\s+of)\s))(?!May\b|may\b|march\b)"
+        + _MONTH.replace("?P<month>", "?P<month>")
+        + r"(?!\s+\d)"), 0.6, "date"),
+    DtPattern("weekday", _c(
+        r"(?<![\w])(?P<rel>(?i:next|this|last|coming|this\s+coming|the\s+following)\s+)?"
+        rf"(?P<weekday>(?i:{_WEEKDAY_FULL})(?!s\b)(?![\w])|(?:{_WEEKDAY_ABBR})\.?(?=,?\s+(?:the\s+)?\d))"
+        r"(?P<week>\s+(?i:next|this|the\s+following)\s+week)?"), 0.85, "weekday"),
+    DtPattern("relative_day", _c(
+        r"(?<![\w])(?P<relday>(?i:(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+"
+        r"yesterday|(?:later|earlier)\s+today|today|tonight|tomorrow|tmrw|yesterday|"
+        r"(?:this|next|last|coming|the\s+following|this\s+coming)\s+(?:week(?:end)?|month|year)|"
+        r"(?:the|this)\s+weekend|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|next\s+)?"
+        r"(?:day|week|month|year)|eod|eow))(?![\w])"), 0.85, "relday"),
+    DtPattern("part_of_day", _c(
+        r"(?<![\w])(?P<part>(?i:(?:in\s+the\s+|this\s+)?(?:morning|afternoon|evening)|"
+        r"(?:at\s+)?night|noon|lunchtime))(?![\w])"), 0.5, "part"),
+    DtPattern("clock_24h", _c(
+        r"(?<![\d:.,$€£])(?P<hour>[01]?\d|2[0-3])(?::|h)" + _MIN + r"(?::[0-5]\d)?(?![\d:])"
+        rf"(?:\s?{_AMPM}|\s?{_OCLOCK})?(?:\s+{_PART})?{_TZ}?"), 0.9, "time"),
+    DtPattern("clock_ampm", _c(
+        rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})\s?{_AMPM}(?:\s+{_PART})?{_TZ}?"), 0.9, "time"),
+    DtPattern("clock_oclock", _c(
+        rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12}|{_HOURWORD}){_OCLOCK}(?:\s+{_PART}|\s?{_AMPM})?"),
+        0.85, "time"),
+    DtPattern("clock_part", _c(
+        rf"(?<![\d:.,$€£])(?:(?P<hour>{_HOUR12})|{_HOURWORD}(?:[\s-](?P<minword>(?i:fifteen|"
+        rf"thirty|forty-five|forty\s+five)))?)\s+(?:{_PART}|{_AMPM})"), 0.85, "time"),
+    DtPattern("clock_half_quarter", _c(
+        r"(?<![\w])(?P<frac>(?i:half|(?:a\s+)?quarter))\s+(?P<dir>(?i:past|after|to|before|till))\s+"
+        rf"(?:(?P<hour>{_HOUR12})(?![\d:])|{_HOURWORD}(?![\w]))(?:\s+{_PART}|\s?{_AMPM}|{_OCLOCK})?"),
+        0.85, "time"),
+    DtPattern("part_then_clock", _c(
+        r"(?<![\w])(?:(?i:this|in\s+the|at|tomorrow|tonight)\s+)?"
+        r"(?P<part>(?i:morning|afternoon|evening|night))\s+(?:(?i:at)\s+)?"
+        r"(?P<hour>[01]?\d|2[0-3])(?::" + _MIN + rf")?(?:\s?{_AMPM})?(?![\d:]){_NOT_COUNT}"),
+        0.8, "time"),
+    DtPattern("noon_midnight", _c(
+        r"(?<![\w])(?P<noon>(?:12\s+)?(?i:noon|midday|midnight))(?![\w])"), 0.85, "time"),
+    DtPattern("shared_ampm_range", _c(
+        rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})(?::(?P<minute>[0-5]\d))?\s*(?:-|–|—|to|until|till)\s*"
+        rf"(?P<hour2>{_HOUR12})(?::(?P<minute2>[0-5]\d))?\s?{_AMPM}"), 0.9, "timerange"),
+    DtPattern("duration", _c(
+        r"(?<![\w])(?P<prep>(?i:within|for|in|over|after|under|about|around|up\s+to|at\s+least|"
+        r"at\s+most|another|the\s+next|the\s+last|the\s+past|next|last|past)\s+)?"
+        + _COUNT + r"[\s-]+(?P<kindword>(?i:working|business|calendar|full|whole)\s+)?"
+        + _DURATION_UNIT + r"(?P<dir>\s+(?i:ago|from\s+now|later|earlier))?"), 0.7, "duration"),
+)
+
+_LIGHT_JOIN = regex.compile(
+    r"^(?:\s*,?\s*|\s*,?\s*(?:at|on|from|by|around|about|@|the|of)\s+|\s*\(\s*|\s*,\s*"
+    r"(?:at|on|from|between)\s+)$", regex.IGNORECASE)
+_RANGE_JOIN = regex.compile(
+    r"^\s*(?:-|–|—|to|until|till|til|through|thru)\s*$|^\s*(?:-|–|—)\s*$", regex.IGNORECASE)
+_AND_JOIN = regex.compile(r"^\s+and\s+$", regex.IGNORECASE)
+_BETWEEN = regex.compile(r"(?i)\bbetween\s+$")
+DATE_ROLES = frozenset({"date", "weekday", "relday", "iso", "daterange"})
+TIME_ROLES = frozenset({"time", "timerange"})
+
+
+@dataclass
+class Atom:
+    """One matched piece of a date/time phrase and what is known of it."""
+
+    start: int
+    end: int
+    role: str
+    score: float
+    name: str
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+# --- atom parsing ----------------------------------------------------------------------
+
+
+def _day(m: regex.Match[str]) -> int | None:
+    g = m.groupdict()
+    if g.get("day"):
+        return int(g["day"])
+    if g.get("dayword"):
+        return ORDINALS.get(regex.sub(r"\s+", " ", g["dayword"].lower()))
+    return None
+
+
+def _hour_minute(m: regex.Match[str]) -> tuple[int, int] | None:
+    g = m.groupdict()
+    if g.get("noon"):
+        return (0, 0) if "midnight" in g["noon"].lower() else (12, 0)
+    if g.get("hour"):
+        hour = int(g["hour"])
+    elif g.get("hourword"):
+        hour = NUMBERS[g["hourword"].lower()]
+    else:
+        return None
+    minute = int(g["minute"]) if g.get("minute") else 0
+    if g.get("minword"):
+        minute = {"fifteen": 15, "thirty": 30}.get(g["minword"].lower(), 45)
+    if g.get("frac"):
+        frac = 30 if g["frac"].lower() == "half" else 15
+        if g["dir"].lower() in ("to", "before", "till"):
+            hour, minute = (hour - 1) % 12 or 12, 60 - frac
+        else:
+            minute = frac
+    return hour, minute
+
+
+def _clock(hour: int, minute: int, ampm: str | None, part: str | None,
+           raw_hour: str | None) -> tuple[str | None, bool]:
+    """Return (HH:MM or None, is-24h-evidence) for a clock time."""
+    evidence = bool(raw_hour and (hour > 12 or raw_hour.startswith("0") or hour == 0))
+    if ampm:
+        pm = ampm.lower().startswith("p")
+        if hour > 12:
+            return None, False
+        hour = (hour % 12) + (12 if pm else 0)
+        return f"{hour:02d}:{minute:02d}", False
+    if part:
+        p = part.lower()
+        if "morning" in p:
+            if hour == 12:
+                return None, False
+        elif "night" in p:
+            hour = hour + 12 if 6 <= hour < 12 else (0 if hour == 12 else hour)
+        elif hour < 12:  # afternoon, evening, tonight
+            hour += 12
+        return f"{hour:02d}:{minute:02d}", False
+    if evidence:
+        return f"{hour:02d}:{minute:02d}", True
+    return None, False
+
+
+def _info(m: regex.Match[str], role: str) -> dict[str, Any]:
+    g = m.groupdict()
+    info: dict[str, Any] = {}
+    if g.get("iso"):
+        info["iso"] = g["iso"]
+    if g.get("month"):
+        info["month"] = MONTHS.get(g["month"].lower().rstrip("."))
+        if g["month"] == "march" and g.get("day") and not g.get("year") \
+                and not regex.search(r"\d(?:st|nd|rd|th)", m.group(0)):
+            info["weak"] = True  # "march 5 miles": the verb, not the month
+    day = _day(m)
+    if day is not None:
+        info["day"] = day
+    if g.get("day2"):
+        info["day2"] = int(g["day2"])
+    if g.get("year"):
+        info["year"] = int(g["year"])
+    if g.get("y1"):
+        info.update(year=int(g["y1"]), month=int(g["m1"]), day=int(g["d1"]))
+    if g.get("a"):
+        a, b, y = int(g["a"]), int(g["b"]), g["y2"]
+        year = int(y) if len(y) == 4 else None
+        if year is not None:
+            info["year"] = year
+        if a > 12 >= b:
+            info.update(day=a, month=b)
+        elif b > 12 >= a:
+            info.update(day=b, month=a)
+    if g.get("weekday"):
+        info["weekday"] = WEEKDAYS[g["weekday"].lower().rstrip(".")]
+    if g.get("rel") or g.get("relday") or g.get("week") or g.get("dir") and role == "duration":
+        info["relative"] = True
+    if role in TIME_ROLES:
+        hm = _hour_minute(m)
+        if hm is not None:
+            clock, h24 = _clock(hm[0], hm[1], g.get("ampm"), g.get("part"), g.get("hour"))
+            if g.get("noon"):
+                clock = f"{hm[0]:02d}:00"
+            info["clock"], info["h24"] = clock, h24
+            info["hm"] = hm
+            if role == "timerange" and g.get("hour2"):
+                h2, m2 = int(g["hour2"]), int(g["minute2"] or 0)
+                end, _ = _clock(h2, m2, g.get("ampm"), None, g["hour2"])
+                start = None
+                if end is not None:
+                    pm = g["ampm"].lower().startswith("p")
+                    h1 = hm[0] % 12 + (12 if pm else 0)
+                    if h1 * 60 + hm[1] > int(end[:2]) * 60 + m2:
+                        h1 -= 12
+                    start = f"{h1:02d}:{hm[1]:02d}" if h1 >= 0 else None
+                info["clock"], info["end_clock"] = start, end
+        if g.get("tz"):
+            info["tz"] = g["tz"]
+    if role == "duration":
+        count = g["count"].lower()
+        if count.isdigit():
+            info["count"] = int(count)
+        elif count[0].isdigit():
+            info["count"] = regex.sub(r"\s*(?:to|–)\s*", "-", count)  # "1.5", "3-5": as written
+        else:
+            info["count"] = NUMBERS.get(regex.sub(r"\s+", " ", count))  # None: "a few"
+        unit = g["unit"].lower().rstrip("s")
+        info["unit"] = {"min": "minute", "hr": "hour"}.get(unit, unit)
+        info["working"] = bool(g.get("kindword") and
+                               g["kindword"].lower().strip() in ("working", "business"))
+        prep = (g.get("prep") or "").strip().lower()
+        if g.get("dir") or prep == "in":
+            info["relative"] = True
+        if count in ("a", "an") and not prep:
+            info["weak"] = True
+    return info
+
+
+def _valid(atom: Atom) -> bool:
+    info = atom.info
+    if "month" in info and info["month"] is None:
+        return False
+    if "day" in info and not 1 <= (info["day"] or 0) <= 31:
+        return False
+    if info.get("weak"):
+        return False
+    if atom.name == "numeric_date" and "month" not in info:
+        return "year" in info  # ambiguous day/month: keep the span, no value
+    if "year" in info and "month" in info and "day" in info:
+        try:
+            date(info["year"], info["month"], info["day"])
+        except ValueError:
+            return False
+    return True
+
+
+# --- merging ---------------------------------------------------------------------------
+
+
+def _category(role: str) -> str:
+    if role in DATE_ROLES:
+        return "date"
+    if role in TIME_ROLES:
+        return "time"
+    return role
+
+
+def _joinable(text: str, chain: list[Atom], nxt: Atom) -> str | None:
+    """Return how ``nxt`` joins the chain ('light' or 'range'), or None if it does not."""
+    last = chain[-1]
+    gap = text[last.end:nxt.start]
+    if len(gap) > 12 or "\n" in gap:
+        return None
+    a, b = _category(last.role), _category(nxt.role)
+    if "duration" in (a, b):
+        return None
+    between = _BETWEEN.search(text[max(0, chain[0].start - 9):chain[0].start])
+    if _RANGE_JOIN.match(gap) or (_AND_JOIN.match(gap) and between):
+        if a == b and a in ("date", "time") and not (a == "date" and last.role == "relday"):
+            return "range"
+        if a == "time" and b == "date" and any(_category(x.role) == "date" for x in chain):
+            return "range"
+        return None
+    if not _LIGHT_JOIN.match(gap):
+        return None
+    roles = {x.role for x in chain}
+    has_time = any(_category(x.role) == "time" for x in chain)
+    has_date = any(_category(x.role) == "date" for x in chain)
+    if b == "part":
+        return "light" if a == "date" and "part" not in roles and not has_time else None
+    if a == "part":
+        return "light" if b == "time" and not has_time else None
+    if b == "time":  # one clock time (or range) per phrase: "Thursday 3 December, 14:00"
+        return "light" if not has_time else None
+    if b == "date" and a == "time":  # "7 pm on Friday", but not a list "18:30, Monday"
+        return "light" if not has_date and "," not in gap else None
+    if a == "date" and b == "date" and not has_time:
+        kinds = {last.role, nxt.role}
+        if kinds == {"weekday", "date"} and "weekday" not in {x.role for x in chain[:-1]}:
+            return "light" if gap.strip(" ,(") in ("", "the") else None
+    return None
+
+
+def _subtype(chain: list[Atom], joins: list[str]) -> str:
+    cats = {_category(a.role) for a in chain}
+    if "range" in joins or any(a.role in ("timerange", "daterange") for a in chain) \
+            or any("/" in a.info.get("iso", "") for a in chain):
+        return "range"
+    if cats == {"duration"}:
+        return "relative" if chain[0].info.get("relative") else "duration"
+    if "date" in cats and "time" in cats:
+        return "datetime"
+    if "time" in cats:
+        return "time"
+    if any(a.info.get("relative") or a.role in ("relday",) for a in chain):
+        return "relative"
+    if any(a.role == "weekday" for a in chain) and not any(a.role == "date" for a in chain):
+        return "relative"
+    if any(a.role == "iso" and "T" in a.info.get("iso", "") for a in chain):
+        return "datetime"
+    return "date"
+
+
+def _value(chain: list[Atom], subtype: str) -> tuple[dict[str, str] | None, dict[str, Any]]:
+    attrs: dict[str, Any] = {}
+    times: list[str | None] = []
+    h24 = False
+    for atom in chain:
+        for key in ("year", "month", "day", "day2", "weekday", "tz", "count", "unit", "working"):
+            if key in atom.info and key not in attrs:
+                attrs[key] = atom.info[key]
+        if atom.role in TIME_ROLES:
+            times.append(atom.info.get("clock"))
+            if atom.info.get("end_clock"):
+                times.append(atom.info["end_clock"])
+            h24 = h24 or atom.info.get("h24", False)
+        if atom.role == "iso":
+            attrs["iso"] = atom.info["iso"]
+    if h24:  # one 24-hour time in a range makes its bare partner 24-hour too
+        for i, atom in enumerate(a for a in chain if a.role == "time"):
+            if times[i] is None and atom.info.get("hm") and "ampm" not in atom.info:
+                hour, minute = atom.info["hm"]
+                times[i] = f"{hour:02d}:{minute:02d}"
+    if times:
+        attrs["time"] = times[0]
+        if len(times) > 1:
+            attrs["end_time"] = times[-1]
+    if "iso" in attrs and len(chain) == 1:
+        return {"iso": attrs.pop("iso")}, attrs
+    if subtype == "duration":
+        count, unit = attrs.get("count"), attrs.get("unit")
+        if isinstance(count, int) and unit in UNITS and not attrs.get("working"):
+            code = UNITS[unit] if unit != "night" else "D"
+            prefix = "PT" if unit in ("second", "minute", "hour") else "P"
+            return {"iso": f"{prefix}{count}{code}"}, attrs
+        return None, attrs
+    if any(a.info.get("relative") or a.role == "relday" for a in chain):
+        return None, attrs
+    day_iso = None
+    if {"year", "month", "day"} <= attrs.keys():
+        try:
+            day_iso = date(attrs["year"], attrs["month"], attrs["day"]).isoformat()
+        except ValueError:
+            day_iso = None
+    if any(_category(a.role) == "date" for a in chain) and day_iso is None:
+        return None, attrs
+    if times and any(t is None for t in times):
+        return None, attrs
+    if times:
+        head = f"{day_iso}T" if day_iso else ""
+        iso = f"{head}{times[0]}"
+        if len(times) > 1:
+            iso += f"/{head}{times[-1]}"
+        return {"iso": iso}, attrs
+    if day_iso:
+        return {"iso": day_iso}, attrs
+    return None, attrs
+
+
+def _non_overlapping(atoms: list[Atom]) -> list[Atom]:
+    chosen: list[Atom] = []
+    for atom in sorted(atoms, key=lambda a: (a.start - a.end, -a.score, a.start)):
+        if any(atom.start < c.end and c.start < atom.end for c in chosen):
+            continue
+        chosen.append(atom)
+    return sorted(chosen, key=lambda a: a.start)
+
+
+@register(NAME)
+class RegexDatetimes:
+    """Find dates, times, ranges, durations and relative dates, one span per phrase."""
+
+    name: ClassVar[str] = NAME
+    needs_doc: ClassVar[bool] = False
+    patterns: ClassVar[tuple[DtPattern, ...]] = PATTERNS
+
+    def atoms(self, text: str) -> list[Atom]:
+        """Return the non-overlapping atoms of ``text``, longest first on conflicts."""
+        atoms: list[Atom] = []
+        for pat in self.patterns:
+            try:
+                matches = list(pat.pattern.finditer(text, timeout=TIMEOUT))
+            except TimeoutError:
+                log.warning("pattern %r timed out", pat.name)
+                continue
+            for m in matches:
+                atom = Atom(m.start(), m.end(), pat.role, pat.score, pat.name, _info(m, pat.role))
+                if _valid(atom):
+                    atoms.append(atom)
+        return _non_overlapping(atoms)
+
+    def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
+        """Return datetime candidates of one turn, merged into phrases, in text order."""
+        text = turn.text
+        out: list[Candidate] = []
+        chains: list[tuple[list[Atom], list[str]]] = []
+        for atom in self.atoms(text):
+            if chains:
+                chain, joins = chains[-1]
+                how = _joinable(text, chain, atom)
+                if how:
+                    chain.append(atom)
+                    joins.append(how)
+                    continue
+            chains.append(([atom], []))
+        for chain, joins in chains:
+            if all(a.role == "part" for a in chain):
+                continue
+            start, end = chain[0].start, chain[-1].end
+            subtype = _subtype(chain, joins)
+            value, attrs = _value(chain, subtype)
+            out.append(Candidate.of(
+                text, start, end, kind=Kind.DATETIME, subtype=subtype,
+                score=max(a.score for a in chain), extractor=NAME,
+                why="patterns " + "+".join(repr(a.name) for a in chain),
+                value=value, attrs=attrs,
+            ))
+        return out

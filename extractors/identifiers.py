@@ -1,0 +1,372 @@
+"""Identifiers: reference codes, numbers with a context word, phones, emails, URLs, paths.
+
+Named, scored patterns plus a small extractor class. Each pattern has a normalizer
+(``value = {"normalized": ...}``): phones go to E.164 through ``phonenumbers`` when the
+number carries or implies its country, codes are upper-cased, emails lower-cased.
+A bare number is an identifier only next to a word that says so ("order 4921",
+"#4921", "call 20 7071 5029"); years, prices and clock times never are.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import phonenumbers
+import regex
+
+from extractors.base import Candidate, TurnView, register
+from scratchpad.records import Kind
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+log = logging.getLogger(__name__)
+
+NAME = "identifiers.regex.v1"
+TIMEOUT = 1.0
+
+#: Context nouns (and verb forms) that name what a code identifies, mapped to a label.
+SPECIFIC_NOUNS: dict[str, str] = {
+    "order": "order", "orders": "order", "ordered": "order",
+    "booking": "booking", "booked": "booking", "bookings": "booking",
+    "reservation": "reservation", "reserved": "reservation",
+    "hold": "hold", "held": "hold", "invoice": "invoice", "invoiced": "invoice",
+    "ticket": "ticket", "case": "case", "claim": "claim", "account": "account",
+    "tracking": "tracking", "confirmation": "confirmation", "policy": "policy",
+    "transaction": "transaction", "receipt": "receipt", "shipment": "shipment",
+    "parcel": "parcel", "package": "parcel", "return": "return", "rma": "return",
+    "collection": "collection", "issue": "issue", "pr": "pull request",
+    "customer": "customer", "member": "member", "membership": "member",
+    "subscription": "subscription", "application": "application", "loan": "loan",
+    "contract": "contract", "payment": "payment", "refund": "refund",
+    "flight": "flight", "commit": "commit", "request": "request", "job": "job",
+    "incident": "incident", "address": "address", "quote": "quote", "voucher": "voucher",
+}
+GENERIC_NOUNS: frozenset[str] = frozenset({"reference", "ref", "number", "no", "id", "code"})
+#: Label nouns that are also identifier subtypes; others fall back to "reference".
+SUBTYPES: frozenset[str] = frozenset(
+    {"order", "booking", "reservation", "hold", "invoice", "ticket", "case", "claim",
+     "account", "tracking", "confirmation", "policy", "transaction", "receipt", "issue",
+     "customer", "member", "collection", "return", "commit", "flight"}
+)
+PHONE_NOUNS: dict[str, str] = {
+    "phone": "phone", "mobile": "mobile", "cell": "mobile", "cellphone": "mobile",
+    "telephone": "phone", "tel": "phone", "fax": "fax", "landline": "phone",
+    "whatsapp": "mobile", "hotline": "hotline", "helpline": "hotline", "office": "office",
+}
+_PHONE_CONTEXT = regex.compile(
+    r"(?i)\b(?:phone|mobile|cell(?:phone)?|tele?phone|tel|fax|landline|whatsapp|hotline|"
+    r"helpline|call(?:ed|ing)?|dial(?:led|ing)?|ring|text|sms|reach(?:ed|ing)?|contact(?:ed|ing)?|"
+    r"number|no)\b\W{0,3}(?:\w+\W{1,3}){0,6}$"
+)
+_PHONE_CONTEXT_STRICT = regex.compile(
+    r"(?i)\b(?:phone|mobile|cell(?:phone)?|tele?phone|tel|fax|landline|whatsapp|call|dial)"
+    r"\b\W{0,3}(?:\w+\W{1,3}){0,4}$"
+)
+
+_ID_CONTEXT = (
+    r"(?P<ctx>(?i:order|booking|reservation|confirmation|invoice|ticket|case|account|"
+    r"tracking|claim|hold|policy|membership|member|customer|transaction|issue|PR|"
+    r"pull\ request|reference|ref|receipt|shipment|parcel|return|RMA|job|request|"
+    r"incident|loan|contract|subscription|application|voucher|quote))"
+)
+
+_FILE_EXT = (
+    r"py|pyi|ipynb|js|mjs|ts|tsx|jsx|json|jsonl|md|rst|txt|yaml|yml|toml|cfg|ini|conf|sql|"
+    r"sh|bash|rs|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|html|css|scss|xml|csv|tsv|lock|env|"
+    r"log|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|tgz|whl|db|sqlite|parquet"
+)
+
+
+@dataclass(frozen=True)
+class IdPattern:
+    """One named, scored identifier pattern; ``family`` selects its normalizer."""
+
+    name: str
+    pattern: regex.Pattern[str]
+    score: float
+    family: str
+
+
+def _c(body: str) -> regex.Pattern[str]:
+    return regex.compile(body, regex.VERBOSE | regex.V0)
+
+
+PATTERNS: tuple[IdPattern, ...] = (
+    IdPattern("email", _c(
+        r"(?<![\w.+%-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}"
+        r"\.[A-Za-z]{2,24}(?![\w-])"), 0.95, "email"),
+    IdPattern("url", _c(
+        r"(?<![\w@/.])(?:(?i:https?|ftp)://|www\.)[^\s<>\"'`{}|\\^]{2,2000}"), 0.95, "url"),
+    IdPattern("uuid", _c(
+        r"(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+        r"(?![\w-])"), 0.9, "code"),
+    IdPattern("phone_international", _c(
+        r"(?<![\w+])\+\d{1,3}(?:[\ .-]?\(\d{1,4}\))?(?:[\ .-]\d{1,5}){1,6}(?![\d])"
+        r"|(?<![\w+])\+\d{7,15}(?![\d])"), 0.95, "phone"),
+    IdPattern("phone_nanp", _c(
+        r"(?<![\w+,/-])(?<!\d\.)(?:1[\ .-])?(?:\(\d{3}\)\ ?|\d{3}[\ .-])\d{3}[\ .-]\d{4}"
+        r"(?![\w]|[.,-]\d)"),
+        0.9, "phone"),
+    IdPattern("phone_national", _c(
+        r"(?<![\w+.,:/$€£-])(?:\(?0?\d{1,4}\)?(?:[\ .-]\d{2,4}){2,5}|\d{8,12})"
+        r"(?![\w]|[.,:/-]\d)"), 0.7, "phone_context"),
+    IdPattern("code", _c(
+        r"(?<![\w-])(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]{0,9}(?:-[A-Z0-9]{1,12}){1,4}(?![\w-])"),
+        0.85, "code"),
+    IdPattern("alnum_code", _c(
+        r"(?<![\w#-])(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5,24}(?![\w-])"), 0.75, "code"),
+    IdPattern("hash_number", _c(
+        r"(?<![\w#&])\#(?:\d{2,12}|(?=[A-Z-]*\d)[A-Z0-9][A-Z0-9-]{2,20})(?![\w-])"), 0.85,
+        "code"),
+    IdPattern("context_number", _c(
+        _ID_CONTEXT + r"\ ?(?:(?i:number|no\.?|num|id|code)\ ?)?[:#]?\ ?"
+        r"(?P<id>\d{3,16}(?:[-/]\d{1,10}){0,3})(?![\w]|[.,:-]\d)"), 0.8, "code"),
+    IdPattern("git_hash", _c(
+        r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w-])"), 0.6, "hash"),
+    IdPattern("path_unix", _c(
+        r"(?<![\w/.:~@-])(?:~|\.{1,2})?/(?:[\w.@+-]{1,255}/){0,40}[\w.@+-]{1,255}/?"),
+        0.8, "path"),
+    IdPattern("path_relative", _c(
+        r"(?<![\w/.:~@\\-])[\w.-]{1,255}(?:/[\w.@+-]{1,255}){1,40}/?"
+        r"|(?<![\w/.:~@\\-])[A-Za-z_][\w.-]{1,255}/(?![\w/])"), 0.7, "path"),
+    IdPattern("path_windows", _c(
+        r"(?<![\w])[A-Za-z]:\\(?:[^\\\s/:*?\"<>|]{1,255}\\){0,40}[^\\\s/:*?\"<>|,;]{0,255}"),
+        0.8, "path"),
+    IdPattern("file_name", _c(rf"(?<![\w/.@-])[\w-]{{1,200}}\.(?:{_FILE_EXT})(?![\w.]|\.\w)"),
+              0.6, "path"),
+)
+
+_DATE_SHAPE = regex.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$|^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$")
+_WORD_RE = regex.compile(r"[A-Za-z][A-Za-z'-]*")
+_SENTENCE_BREAK = regex.compile(r"[.!?;](?=\s|$)|\n")
+_JSON_KEY = regex.compile(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\[?\s*\"?\s*$")
+_KEY_SUFFIX = regex.compile(r"(?i)[_-]?(?:id|ids|ref|reference|number|no|code|num)$")
+_HEX_COLOR = regex.compile(r"^#[0-9A-F]{6}$|^#[0-9A-F]{3}$")
+_HASH_CONTEXT = regex.compile(r"(?i)\b(?:commit|sha|hash|revision|rev|checksum)\b\W{0,3}$")
+_ADDRESS_UNIT = regex.compile(
+    r"(?i)\b(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|way|court|ct|"
+    r"place|pl|suite|ste|apt|apartment|unit|floor|highway|hwy|alameda|plaza)\.?,?\s*$")
+_PATH_CONTEXT = regex.compile(
+    r"(?i)\b(?:touch|edit|in|under|into|from|inside|modify|change|open|delete|remove|create|"
+    r"directory|folder|dir|cd|ls|mkdir|rm)\s+[`'\"]?$")
+#: First segments that make a one-segment absolute path ("/tmp") a path, not "/month".
+_ROOTS = frozenset(
+    "etc usr var tmp home opt bin sbin srv mnt dev proc lib root Users Applications "
+    "Library Volumes private workspace app src data".split())
+_TRAILING_URL = ".,;:!?'\")]}>"
+
+
+def _window_words(text: str, start: int, chars: int = 70, words: int = 6) -> list[str]:
+    window = text[max(0, start - chars):start]
+    breaks = list(_SENTENCE_BREAK.finditer(window))
+    if breaks:
+        window = window[breaks[-1].end():]
+    return [m.group(0).lower() for m in _WORD_RE.finditer(window)][-words:]
+
+
+def find_label(text: str, start: int) -> str | None:
+    """Return the noun an identifier at ``start`` refers to: a JSON key or a context word."""
+    key = _JSON_KEY.search(text[max(0, start - 60):start])
+    if key:
+        name = key.group(1)
+        stripped = _KEY_SUFFIX.sub("", name)
+        if stripped and stripped != name:
+            return stripped.replace("_", " ").replace("-", " ").lower()
+        return SPECIFIC_NOUNS.get(name.lower())
+    words = _window_words(text, start)
+    for word in reversed(words):
+        if word in SPECIFIC_NOUNS:
+            return SPECIFIC_NOUNS[word]
+    for word in reversed(words):
+        if word in GENERIC_NOUNS:
+            return "reference"
+    return None
+
+
+def _phone_label(text: str, start: int) -> str | None:
+    key = _JSON_KEY.search(text[max(0, start - 60):start])
+    if key:
+        return key.group(1).replace("_", " ").lower()
+    for word in reversed(_window_words(text, start)):
+        if word in PHONE_NOUNS:
+            return PHONE_NOUNS[word]
+    return None
+
+
+def _best_phone(raw: str, region: str | None) -> tuple[int, str] | None:
+    """Return (length kept, E.164) of the longest valid (else possible) prefix of ``raw``."""
+    cuts = [m.start() for m in regex.finditer(r"[\s.-]\d", raw)] + [len(raw)]
+    fallback: tuple[int, str] | None = None
+    for cut in sorted(set(cuts), reverse=True):
+        piece = raw[:cut]
+        digits = sum(ch.isdigit() for ch in piece)
+        if digits < 7:
+            break
+        try:
+            number = phonenumbers.parse(piece, region)
+        except phonenumbers.NumberParseException:
+            continue
+        e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+        if phonenumbers.is_valid_number(number):
+            return cut, e164
+        if fallback is None and phonenumbers.is_possible_number(number):
+            fallback = (cut, e164)
+    return fallback
+
+
+@dataclass(frozen=True)
+class _Found:
+    start: int
+    end: int
+    score: float
+    order: int
+    subtype: str
+    label: str | None
+    normalized: str
+    why: str
+
+
+@register(NAME)
+class RegexIdentifiers:
+    """Find reference codes, context-marked numbers, phones, emails, URLs and paths."""
+
+    name: ClassVar[str] = NAME
+    needs_doc: ClassVar[bool] = False
+    patterns: ClassVar[tuple[IdPattern, ...]] = PATTERNS
+    #: Region used to read phone numbers written without a country code.
+    default_region: ClassVar[str] = "US"
+
+    def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
+        """Return identifier candidates of one turn, without overlaps, in text order."""
+        text = turn.text
+        found: list[_Found] = []
+        for order, pat in enumerate(self.patterns):
+            try:
+                matches = list(pat.pattern.finditer(text, timeout=TIMEOUT))
+            except TimeoutError:
+                log.warning("pattern %r timed out on turn %s", pat.name, turn.number)
+                continue
+            for m in matches:
+                item = self._accept(text, m, pat, order)
+                if item is not None:
+                    found.append(item)
+        return [
+            Candidate.of(text, f.start, f.end, kind=Kind.IDENTIFIER, subtype=f.subtype,
+                         score=f.score, extractor=NAME, why=f.why, label=f.label,
+                         value={"normalized": f.normalized})
+            for f in _select(found)
+        ]
+
+    def _accept(self, text: str, m: regex.Match[str], pat: IdPattern,
+                order: int) -> _Found | None:
+        start, end = m.span()
+        raw = m.group(0)
+        why = f"pattern {pat.name!r}"
+        family = pat.family
+        if family == "email":
+            return _Found(start, end, pat.score, order, "email", find_label(text, start)
+                          if _JSON_KEY.search(text[max(0, start - 60):start]) else None,
+                          raw.lower(), why)
+        if family == "url":
+            trimmed = raw.rstrip(_TRAILING_URL)
+            if raw.endswith(")") and trimmed.count("(") > trimmed.count(")"):
+                trimmed += ")"
+            if len(trimmed) < 5:
+                return None
+            return _Found(start, start + len(trimmed), pat.score, order, "url", None, trimmed, why)
+        if family == "phone" or family == "phone_context":
+            return self._phone(text, m, pat, order, why)
+        if family == "hash":
+            if not (_HASH_CONTEXT.search(text[max(0, start - 30):start]) or len(raw) >= 12):
+                return None
+            return _Found(start, end, pat.score, order, "commit", "commit", raw.lower(), why)
+        if family == "path":
+            return self._path(text, m, pat, order, why)
+        return self._code(text, m, pat, order, why)
+
+    def _phone(self, text: str, m: regex.Match[str], pat: IdPattern, order: int,
+               why: str) -> _Found | None:
+        start, raw = m.start(), m.group(0)
+        digits = sum(ch.isdigit() for ch in raw)
+        if _DATE_SHAPE.match(raw) or not 7 <= digits <= 15:
+            return None
+        before = text[max(0, start - 60):start]
+        if pat.family == "phone_context":
+            context = _PHONE_CONTEXT_STRICT if " " not in raw and "-" not in raw \
+                else _PHONE_CONTEXT
+            groups = len(regex.findall(r"\d+", raw))
+            if digits < 8 or not (context.search(before) or _JSON_KEY.search(before)
+                                  or groups >= 5):
+                return None
+            # No country code and not a NANP shape: the country is unknown, keep digits.
+            normalized = "".join(ch for ch in raw if ch.isdigit())
+            return _Found(start, m.end(), pat.score, order, "phone",
+                          _phone_label(text, start), normalized, why)
+        best = _best_phone(raw, None if raw.startswith("+") else self.default_region)
+        if best is None:
+            return None
+        return _Found(start, start + best[0], pat.score, order, "phone",
+                      _phone_label(text, start), best[1], why)
+
+    def _path(self, text: str, m: regex.Match[str], pat: IdPattern, order: int,
+              why: str) -> _Found | None:
+        raw = m.group(0).rstrip(".,;:")
+        if not raw or not any(ch.isalpha() for ch in raw):
+            return None
+        segments = [s for s in regex.split(r"[/\\]", raw) if s]
+        if not segments:
+            return None
+        if pat.name == "path_relative":
+            has_ext = regex.search(r"\.[A-Za-z][A-Za-z0-9]{0,7}$", segments[-1]) is not None
+            if not (has_ext or raw.endswith("/") or len(segments) >= 3):
+                return None
+            if any(s.isdigit() for s in segments):
+                return None
+        if pat.name == "path_unix" and len(segments) == 1 and not raw.startswith(("~", ".")) \
+                and "." not in segments[0] and segments[0] not in _ROOTS:
+            return None
+        if pat.name == "path_relative" and len(segments) == 1 and "." not in segments[0]:
+            before = text[max(0, m.start() - 30):m.start()]
+            if not _PATH_CONTEXT.search(before) and before[-1:] not in ("`", "'", '"'):
+                return None
+        start = m.start()
+        return _Found(start, start + len(raw), pat.score, order, "path",
+                      find_label(text, start) if _JSON_KEY.search(
+                          text[max(0, start - 60):start]) else None, raw, why)
+
+    def _code(self, text: str, m: regex.Match[str], pat: IdPattern, order: int,
+              why: str) -> _Found | None:
+        start, end = m.span()
+        raw = m.group(0)
+        if pat.name == "context_number":
+            start, end = m.span("id")
+            raw = m.group("id")
+            if _DATE_SHAPE.match(raw):
+                return None
+            label = SPECIFIC_NOUNS.get(m.group("ctx").lower(), "reference")
+            if m.group("ctx").lower() in GENERIC_NOUNS:
+                label = find_label(text, m.start("ctx")) or "reference"
+        else:
+            if _HEX_COLOR.match(raw) or _DATE_SHAPE.match(raw):
+                return None
+            if raw.startswith("#") and _ADDRESS_UNIT.search(text[max(0, start - 30):start]):
+                return None  # "22 Center Street #57": a unit number, not a reference
+            label = find_label(text, start)
+            if pat.name == "code" and sum(ch.isdigit() for ch in raw) < 4 and label is None:
+                return None
+        subtype = label if label in SUBTYPES else "reference"
+        normalized = raw.lower() if pat.name == "uuid" else raw.lstrip("#").upper()
+        return _Found(start, end, pat.score, order, subtype, label, normalized, why)
+
+
+def _select(found: list[_Found]) -> list[_Found]:
+    """Keep non-overlapping finds: best score, then longest, then pattern order."""
+    chosen: list[_Found] = []
+    for f in sorted(found, key=lambda f: (-f.score, f.start - f.end, f.order, f.start)):
+        if any(f.start < c.end and c.start < f.end for c in chosen):
+            continue
+        chosen.append(f)
+    return sorted(chosen, key=lambda f: (f.start, f.end))

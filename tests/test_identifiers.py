@@ -1,0 +1,112 @@
+"""The identifier extractor: codes, context numbers, phones, emails, URLs and paths."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.base import TurnView
+from extractors.identifiers import RegexIdentifiers
+
+
+def ids(text: str, role: str = "assistant") -> list:
+    return RegexIdentifiers().extract(TurnView(thread="t", number=1, role=role, text=text))
+
+
+def spans(text: str) -> list[tuple[str, str, str]]:
+    return [(c.text, c.subtype, c.value["normalized"]) for c in ids(text)]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I'd like to return it. Order A-77215.", [("A-77215", "order", "A-77215")]),
+        ("held under reference HLD-30417 until", [("HLD-30417", "hold", "HLD-30417")]),
+        ("Your invoice INV-2026-0042 is attached", [("INV-2026-0042", "invoice", "INV-2026-0042")]),
+        ("Ticket #4921 is open", [("#4921", "ticket", "4921")]),
+        ("my order 4921 never came", [("4921", "order", "4921")]),
+        ("booking number: 558812", [("558812", "booking", "558812")]),
+        ("case cs-ref? no: case CS-2026-00417.", [("CS-2026-00417", "case", "CS-2026-00417")]),
+        ("Tracking 1Z999AA10123456784 shows", [("1Z999AA10123456784", "tracking",
+                                               "1Z999AA10123456784")]),
+    ],
+)
+def test_codes(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert spans(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, span, normalized",
+    [
+        ("Call 415-286-4371 today", "415-286-4371", "+14152864371"),
+        ("at +44 20 7493 4545.", "+44 20 7493 4545", "+442074934545"),
+        ("My mobile is +353 87 412 9930.", "+353 87 412 9930", "+353874129930"),
+        ("their number is (650) 555-1234, free", "(650) 555-1234", "+16505551234"),
+        ("It is +1 559-442-1110. Done", "+1 559-442-1110", "+15594421110"),
+        ("you can try contacting them at 1 40 62 05 00.", "1 40 62 05 00", "140620500"),
+        ("Its number is 20 7071 5029", "20 7071 5029", "2070715029"),
+        ("The phone number is 12-559 9034 and", "12-559 9034", "125599034"),
+        ("+60 3-2110 2211", "+60 3-2110 2211", "+60321102211"),
+        ("Scheduled.408-265-4808 is the phone number", "408-265-4808", "+14082654808"),
+    ],
+)
+def test_phones(text: str, span: str, normalized: str) -> None:
+    (cand,) = ids(text)
+    assert (cand.text, cand.subtype, cand.value["normalized"]) == (span, "phone", normalized)
+
+
+@pytest.mark.parametrize(
+    "text, span, subtype, normalized",
+    [
+        ("mail Bob.Smith@Example.com.", "Bob.Smith@Example.com", "email", "bob.smith@example.com"),
+        ("see https://example.com/a?b=1).", "https://example.com/a?b=1", "url",
+         "https://example.com/a?b=1"),
+        ("open www.example.org/page, then", "www.example.org/page", "url", "www.example.org/page"),
+        ("edit src/app/models.py now", "src/app/models.py", "path", "src/app/models.py"),
+        ("see /etc/nginx/nginx.conf.", "/etc/nginx/nginx.conf", "path", "/etc/nginx/nginx.conf"),
+        ("don't touch migrations/ please", "migrations/", "path", "migrations/"),
+        ("in C:\\Users\\bob\\file.txt now", "C:\\Users\\bob\\file.txt", "path",
+         "C:\\Users\\bob\\file.txt"),
+        ("Commit 9f3c2ab broke it", "9f3c2ab", "commit", "9f3c2ab"),
+    ],
+)
+def test_other_identifiers(text: str, span: str, subtype: str, normalized: str) -> None:
+    (cand,) = ids(text)
+    assert (cand.text, cand.subtype, cand.value["normalized"]) == (span, subtype, normalized)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Back in 2026 the price was $1,240 and now €930.",
+        "Meet at 14:00 or 18:30, 24/7, and/or whenever.",
+        "It rents for $4,450 /month at 22281 Center Street #57.",
+        "We have 2 adults, 3 baths, 81 degrees and 25 percent humidity.",
+        "Python 3.11.4 on port 8080; use UTF-8 and SHA-256.",
+        "Wait, what station does it arrive at/ and when do I pay now/",
+        "delivered 2026-10-08, call ahead",
+        "The color is #FF0000 and the Eircode D02 X285.",
+    ],
+)
+def test_no_flood(text: str) -> None:
+    assert ids(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, label",
+    [
+        ('{"hold_id": "HLD-30417", "slot": "2026-12-02T14:00/18:00"}', "hold"),
+        ('{"booking_ref": "COL-66104"}', "booking"),
+        ('{"released": "HLD-30417"}', None),
+        ("Booked: Thursday 3 December, 14:00-18:00, reference COL-66104.", "booking"),
+        ("the order number A-77215 is enough", "order"),
+    ],
+)
+def test_label(text: str, label: str | None) -> None:
+    (cand,) = ids(text)
+    assert cand.label == label
+
+
+def test_tool_json_does_not_flood() -> None:
+    text = ('{"order_id": "A-77215", "item": "Brera Duo espresso machine", "price_eur": 1240.0, '
+            '"delivery_charge_eur": 18.0, "delivered_on": "2026-10-08", "status": "delivered"}')
+    assert [c.text for c in ids(text, role="tool")] == ["A-77215"]

@@ -1,0 +1,90 @@
+"""Properties of every value extractor on arbitrary text: no exception, verbatim spans."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from extractors.amounts import RegexAmounts
+from extractors.base import TurnView
+from extractors.datetimes import RegexDatetimes
+from extractors.identifiers import RegexIdentifiers
+
+EXTRACTORS = [RegexAmounts(), RegexIdentifiers(), RegexDatetimes()]
+
+#: Fragments that exercise the patterns: digits, separators, currency, units, words.
+PIECES = st.sampled_from([
+    "0", "1", "12", "1,240", "1.240,00", "€", "$", "£", "EUR", "USD", "%", " percent", ":",
+    "-", "–", "/", ".", ",", " ", "\n", "#", "+", "(", ")", "@", "~", "\\", "A-", "HLD-",
+    "pm", " am", "March ", "the ", "11th", " of ", "Thursday", "tomorrow", " at ", "half past ",
+    "quarter to ", " in the afternoon", " dollars", " bucks", "one hundred and ", "order ",
+    "phone ", "+353 ", "87 412 9930", "http://", "www.", "src/", ".py", "\u00a0", "\u202f",
+    "\u200b", "é", "٣", "𝟙", "\ufeff", '{"hold_id": "', '"}', "within ", " working days",
+])
+TEXTS = st.one_of(
+    st.text(max_size=300),
+    st.lists(PIECES, max_size=80).map("".join),
+    st.builds(lambda n, sep: sep.join(["9"] * n), st.integers(1, 400),
+              st.sampled_from(["", ",", ".", " ", "-", ":", "/"])),
+)
+
+
+def check(text: str) -> None:
+    turn = TurnView(thread="t", number=1, role="user", text=text)
+    for extractor in EXTRACTORS:
+        for cand in extractor.extract(turn):
+            assert 0 <= cand.start <= cand.end <= len(text)
+            assert text[cand.start:cand.end] == cand.text
+            assert cand.extractor == extractor.name
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TEXTS)
+def test_arbitrary_text_is_safe_and_verbatim(text: str) -> None:
+    check(text)
+
+
+@pytest.mark.parametrize("text", [
+    "9" * 20_000, "1," * 10_000, "1." * 10_000, "a-" * 10_000, "/a" * 10_000,
+    "+1 " * 5_000, "March " * 5_000, "@" * 5_000 + "a.b", "x" * 50_000,
+    "one hundred and " * 2_000 + "dollars",
+])
+def test_long_runs_return(text: str) -> None:
+    check(text)
+
+
+def test_deterministic() -> None:
+    text = "Order A-77215: €930 refund on Thursday 3 December, 14:00-18:00; call +353 87 412 9930."
+    turn = TurnView(thread="t", number=1, role="user", text=text)
+    for extractor in EXTRACTORS:
+        assert extractor.extract(turn) == extractor.extract(turn)
+
+
+def test_registered() -> None:
+    from extractors import available
+
+    assert {"amounts.regex.v1", "identifiers.regex.v1", "datetimes.regex.v1"} <= set(available())
+
+
+def test_entities_degrade_without_a_parse() -> None:
+    import spacy
+
+    from extractors.entities import SpacyEntities
+
+    turn = TurnView(thread="t", number=1, role="user", text="Pay $20 on Friday at 5pm.")
+    assert SpacyEntities().extract(turn, None) == []
+    assert SpacyEntities().extract(turn, spacy.blank("en")(turn.text)) == []
+
+
+def test_entities_are_verbatim_and_filtered(nlp) -> None:
+    from extractors.entities import SpacyEntities
+
+    text = "It costs about twenty dollars, rises 5 percent on Friday at 5pm; 1150 Main Street."
+    turn = TurnView(thread="t", number=1, role="user", text=text)
+    got = SpacyEntities().extract(turn, nlp(text))
+    assert got, "the model should tag at least one entity here"
+    for cand in got:
+        assert text[cand.start:cand.end] == cand.text
+        assert cand.score < 0.5
+        assert "1150" not in cand.text
