@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import click
 
 from scratchpad.errors import ScratchpadError
-from scratchpad.evaluate import Scores, format_summary, score_conversation
-from scratchpad.messages import InputError, parse_messages, read_corpus, read_messages
+from scratchpad.evaluate import Scores, format_summary, run_corpus, score_conversation
+from scratchpad.messages import InputError, read_corpus, read_messages
 from scratchpad.pipeline import Scratchpad
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -211,13 +211,9 @@ def render(thread: str, max_tokens: int | None, db_path: str) -> None:
 
 def _run_corpus(corpus: str, extractors: str | None, model: str | None,
                 limit: int | None) -> Any:
-    rows = read_corpus(corpus)[:limit] if limit else read_corpus(corpus)
-    with Scratchpad(":memory:", extractors=_names(extractors), model=model) as pad:
-        for row in rows:
-            messages = parse_messages(row["messages"], source=f"{corpus}:{row['_line']}")
-            thread = str(row["id"])
-            pad.ingest(thread, messages)
-            yield row, [r.to_json() for r in pad.store.records(thread)]
+    rows = read_corpus(corpus)
+    yield from run_corpus(rows[:limit] if limit else rows, extractors=_names(extractors),
+                          model=model, source=corpus)
 
 
 @cli.command()
