@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
+from extractors import spans
 from extractors.base import Candidate, TurnView, register
 from scratchpad.records import Kind, Money
 
@@ -302,14 +303,8 @@ def _value(match: regex.Match[str], subtype: str) -> dict[str, str | None] | Non
 
 def _select(found: list[tuple[int, int, float, int, Candidate]]) -> list[Candidate]:
     """Keep non-overlapping candidates: longest first, then best score, then pattern order."""
-    chosen: list[Candidate] = []
-    taken: list[tuple[int, int]] = []
-    for start, end, _, _, cand in sorted(found, key=lambda f: (f[0] - f[1], -f[2], f[3], f[0])):
-        if any(start < e and s < end for s, e in taken):
-            continue
-        taken.append((start, end))
-        chosen.append(cand)
-    return sorted(chosen, key=lambda c: (c.start, c.end))
+    preferred = sorted(found, key=lambda f: (f[0] - f[1], -f[2], f[3], f[0]))
+    return [f[4] for f in spans.select(preferred, lambda f: (f[0], f[1]))]
 
 
 @register(NAME)

@@ -126,8 +126,9 @@ class Resolver(Protocol):
     """Moves existing records through their lifecycle when a new turn arrives.
 
     ``live`` holds the thread's records of the resolver's ``kinds`` whose status is in
-    :data:`scratchpad.records.LIVE_STATUSES`, oldest first, including the records just
-    created from this turn (``new``). Must be deterministic and side-effect free.
+    :data:`scratchpad.records.LIVE_STATUSES` or is ``fulfilled``, oldest first, including
+    the records just created from this turn (``new``). Must be deterministic and
+    side-effect free.
     """
 
     name: ClassVar[str]

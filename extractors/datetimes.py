@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import regex
 
+from extractors import spans
 from extractors.base import Candidate, TurnView, register
 from scratchpad.records import Kind
 
@@ -495,12 +496,8 @@ def _value(chain: list[Atom], subtype: str) -> tuple[dict[str, str] | None, dict
 
 
 def _non_overlapping(atoms: list[Atom]) -> list[Atom]:
-    chosen: list[Atom] = []
-    for atom in sorted(atoms, key=lambda a: (a.start - a.end, -a.score, a.start)):
-        if any(atom.start < c.end and c.start < atom.end for c in chosen):
-            continue
-        chosen.append(atom)
-    return sorted(chosen, key=lambda a: a.start)
+    preferred = sorted(atoms, key=lambda a: (a.start - a.end, -a.score, a.start))
+    return spans.select(preferred, lambda a: (a.start, a.end))
 
 
 @register(NAME)

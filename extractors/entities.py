@@ -1,8 +1,8 @@
 """spaCy NER fallback: MONEY, PERCENT, DATE and TIME entities as low-score candidates.
 
-Opt-in (import this module to register it): the regex extractors cover the common
-shapes; this one proposes what they miss, with a low score so that an overlapping
-regex candidate wins the merge. It reads the shared ``Doc`` and returns nothing when
+The regex extractors cover the common shapes; this one proposes what they miss, with
+a low score so that an overlapping regex candidate wins the merge (which then names
+both extractors in the record's ``attrs["extractors"]``). It reads the shared ``Doc`` and returns nothing when
 there is no Doc or the pipeline has no NER (a blank pipeline).
 """
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 import phonenumbers
 import regex
 
+from extractors import spans
 from extractors.base import Candidate, TurnView, register
 from scratchpad.records import Kind
 
@@ -364,9 +365,5 @@ class RegexIdentifiers:
 
 def _select(found: list[_Found]) -> list[_Found]:
     """Keep non-overlapping finds: best score, then longest, then pattern order."""
-    chosen: list[_Found] = []
-    for f in sorted(found, key=lambda f: (-f.score, f.start - f.end, f.order, f.start)):
-        if any(f.start < c.end and c.start < f.end for c in chosen):
-            continue
-        chosen.append(f)
-    return sorted(chosen, key=lambda f: (f.start, f.end))
+    preferred = sorted(found, key=lambda f: (-f.score, f.start - f.end, f.order, f.start))
+    return spans.select(preferred, lambda f: (f.start, f.end))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from extractors.base import Candidate
+from extractors.spans import DisjointSpans
 from scratchpad.records import VALUE_KINDS, Kind
 
 #: When value candidates of different kinds tie, the more specific kind wins.
@@ -22,23 +23,19 @@ def _rank(c: Candidate) -> tuple[float, int, int, str]:
     return (c.score, c.end - c.start, KIND_PRIORITY.get(c.kind, 0), c.extractor)
 
 
-def _overlaps(a: Candidate, b: Candidate) -> bool:
-    return a.start < b.end and b.start < a.end
-
-
 def _merge_group(cands: list[Candidate]) -> list[Candidate]:
-    kept: list[Candidate] = []
+    kept: DisjointSpans[Candidate] = DisjointSpans()
     for cand in sorted(cands, key=_rank, reverse=True):
-        clash = next((k for k in kept if _overlaps(k, cand)), None)
+        clash = kept.clash(cand.start, cand.end)
         if clash is None:
-            kept.append(cand)
+            kept.add(cand.start, cand.end, cand)
             continue
-        names = sorted(set(clash.attrs.get("extractors", [clash.extractor])) | {cand.extractor})
+        other = kept.items[clash]
+        names = sorted(set(other.attrs.get("extractors", [other.extractor])) | {cand.extractor})
         if len(names) > 1:
-            kept[kept.index(clash)] = clash.model_copy(
-                update={"attrs": {**clash.attrs, "extractors": names}}
-            )
-    return kept
+            kept.items[clash] = other.model_copy(
+                update={"attrs": {**other.attrs, "extractors": names}})
+    return kept.items
 
 
 def merge(candidates: Iterable[Candidate]) -> list[Candidate]:

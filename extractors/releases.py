@@ -1,10 +1,12 @@
 """Retire identifiers that a later turn releases, cancels or replaces.
 
-"I'm releasing the hold", a tool result ``{"released": "HLD-30417"}``, "booking
-BK-1 was cancelled": when a new turn mentions an identifier the thread already
-holds, in the same sentence as a cancellation cue (or as the value of a JSON key
-that is one), every live record of that identifier becomes ``superseded``, with the
-mention as evidence. A mention without such a cue changes nothing.
+"I've cancelled booking BK-1", a tool result ``{"released": "HLD-30417"}``,
+"INC-7 was replaced by INC-8": when a new turn mentions an identifier the thread
+already holds and a cancellation cue governs that mention -- the cue comes just before
+it (at most a few words, no clause break between) or just after it in a passive ("...
+was cancelled") -- every live record of that identifier becomes ``superseded``, with
+the cue and the mention as evidence. A cue elsewhere in the sentence ("I'm releasing
+the hold and adding a note for +353 ...") changes nothing.
 """
 
 from __future__ import annotations
@@ -25,10 +27,19 @@ CUES = regex.compile(
     r"replac(?:e|ed|ing)|supersed(?:e|ed|ing)|no longer (?:valid|active|needed))\b",
     regex.IGNORECASE,
 )
-#: A sentence boundary: the cue must be in the same sentence as the identifier.
-BOUNDARY = regex.compile(r"[.!?;\n]\s|[\n{}\[\]]")
-#: How far (characters) around the mention a cue may be, within the sentence.
-WINDOW = 80
+#: What may stand between a cue and its mention: a few words, quotes or a colon (JSON
+#: keys, "Released: X"), but no clause break.
+GAP_AFTER_CUE = regex.compile(
+    r"""(?:[\s"':=]+|\b(?!(?:and|but|or|then|while|for|to)\b)[\w-]+\b){0,8}""",
+    regex.IGNORECASE,
+)
+GAP_BEFORE_CUE = regex.compile(
+    r"""[\s"':,]*(?:(?:is|was|were|are|has|have|had|been|be|got|now|just|already|also|"""
+    r"""successfully|being)\s+){0,4}""",
+    regex.IGNORECASE,
+)
+#: Most words a cue may stand before its mention.
+MAX_WORDS_BETWEEN = 4
 
 
 def identity(record: Record) -> str:
@@ -38,11 +49,17 @@ def identity(record: Record) -> str:
     return str(normalized) if normalized else record.text.upper()
 
 
-def _sentence_window(text: str, start: int, end: int) -> tuple[int, int]:
-    lo, hi = max(0, start - WINDOW), min(len(text), end + WINDOW)
-    before = [m.end() for m in BOUNDARY.finditer(text, lo, start)]
-    after = BOUNDARY.search(text, end, hi)
-    return (before[-1] if before else lo, after.start() if after else hi)
+def governing_cue(text: str, start: int, end: int) -> regex.Match[str] | None:
+    """Return the cancellation cue that governs the mention ``text[start:end]``."""
+    for cue in CUES.finditer(text, max(0, start - 60), start):
+        gap = text[cue.end():start]
+        if (GAP_AFTER_CUE.fullmatch(gap, timeout=1.0)
+                and len(gap.split()) <= MAX_WORDS_BETWEEN):
+            return cue
+    after = GAP_BEFORE_CUE.match(text, end, min(len(text), end + 60))
+    if after is not None:
+        return CUES.match(text, after.end())
+    return None
 
 
 @register_resolver("identifiers.releases.v1")
@@ -56,20 +73,20 @@ class IdentifierReleases:
                 live: list[Record]) -> list[Change]:
         changes: list[Change] = []
         released: set[str] = set()
+        by_key: dict[str, list[Record]] = {}
+        for record in live:
+            by_key.setdefault(identity(record), []).append(record)
+        known = {key for key, records in by_key.items() if records[0].turn < turn.number}
         for mention in new:
             key = identity(mention)
-            if key in released:
+            if key in released or key not in known:
                 continue
-            earlier = [r for r in live if identity(r) == key and r.turn < turn.number]
-            if not earlier:
-                continue
-            lo, hi = _sentence_window(turn.text, mention.start, mention.end)
-            cue = CUES.search(turn.text, lo, hi)
+            cue = governing_cue(turn.text, mention.start, mention.end)
             if cue is None:
                 continue
             released.add(key)
             start, end = min(cue.start(), mention.start), max(cue.end(), mention.end)
-            for record in [r for r in live if identity(r) == key]:
+            for record in by_key[key]:
                 changes.append(Change.status(record, Status.SUPERSEDED, turn, start, end,
                                              note=f"{cue.group(0).lower()} in turn {turn.number}"))
         return changes

@@ -34,6 +34,9 @@ from scratchpad.records import (
 from scratchpad.store import Store, StoredTurn
 
 log = logging.getLogger(__name__)
+#: Statuses of the records resolvers see: the live ones, and fulfilled ones (a hold
+#: that was placed can still be released).
+RESOLVABLE = frozenset(s.value for s in LIVE_STATUSES | {Status.FULFILLED})
 
 
 @dataclass
@@ -81,6 +84,7 @@ class Scratchpad:
         self._model = model
         self._encoding = encoding
         self._needs_doc = any(e.needs_doc for e in self.extractors)
+        self._resolved_kinds = frozenset(k.value for r in self.resolvers for k in r.kinds)
 
     # -- context manager ----------------------------------------------------------------
 
@@ -145,8 +149,8 @@ class Scratchpad:
         docs: Iterable[Any] = [None] * len(views)
         if self._needs_doc:
             docs = nlp_module.parse(nlp_module.load(self._model), (v.text for v in views))
-        kinds = sorted({k.value for r in self.resolvers for k in r.kinds})
-        live = self.store.records(thread, kinds=kinds, statuses=LIVE_STATUSES)
+        kinds = sorted(self._resolved_kinds)
+        live = {r.id: r for r in self.store.records(thread, kinds=kinds, statuses=RESOLVABLE)}
         for view, doc, message, digest in zip(views, docs, fresh, hashes[first:], strict=True):
             added, updated, events = self._process(view, doc, live)
             self.store.add_turn(
@@ -170,46 +174,61 @@ class Scratchpad:
         return result
 
     def extract_turn(self, view: TurnView, doc: Any) -> list[Candidate]:
-        """Run every extractor on one turn and merge the candidates."""
+        """Run every extractor on one turn and merge the candidates.
+
+        Extractors that read the parse see the parsed prefix of an over-long turn
+        (:data:`extractors.nlp.MAX_PARSE_CHARS`); pattern extractors see all of it. A
+        pattern that hits its regex timeout costs that extractor's candidates for this
+        turn, with a warning, never the ingest.
+        """
+        clipped = view
+        if len(view.text) > nlp_module.MAX_PARSE_CHARS:
+            clipped = view.model_copy(update={"text": view.text[: nlp_module.MAX_PARSE_CHARS]})
         found: list[Candidate] = []
         for extractor in self.extractors:
-            found.extend(extractor.extract(view, doc if extractor.needs_doc else None))
+            try:
+                if extractor.needs_doc:
+                    found.extend(extractor.extract(clipped, doc))
+                else:
+                    found.extend(extractor.extract(view, None))
+            except TimeoutError:
+                log.warning("%s timed out on turn %d of thread %r (%d characters); "
+                            "its candidates for this turn are skipped",
+                            extractor.name, view.number, view.thread, len(view.text))
         return merge(found)
 
     def _process(
-        self, view: TurnView, doc: Any, live: list[Record]
+        self, view: TurnView, doc: Any, live: dict[str, Record]
     ) -> tuple[list[Record], list[Record], list[Event]]:
-        """Extract one turn and resolve lifecycles; ``live`` is updated in place."""
-        added = [_to_record(c, view) for c in self.extract_turn(view, doc)]
-        new_by_id = {r.id: i for i, r in enumerate(added)}
-        live.extend(r for r in added if r.kind in {k.value for rs in self.resolvers
-                                                   for k in rs.kinds})
+        """Extract one turn and resolve lifecycles; ``live`` (by id, oldest first) is
+        updated in place."""
+        added = {r.id: r for r in (_to_record(c, view) for c in self.extract_turn(view, doc))}
+        live.update((i, r) for i, r in added.items() if r.kind in self._resolved_kinds)
         updated: dict[str, Record] = {}
         events: list[Event] = []
         for resolver in self.resolvers:
             kinds = {k.value for k in resolver.kinds}
-            mine_live = [r for r in live if r.kind in kinds]
-            mine_new = [r for r in added if r.kind in kinds]
+            mine_live = [r for r in live.values() if r.kind in kinds]
+            mine_new = [r for r in added.values() if r.kind in kinds]
             for change in resolver.resolve(view, doc, mine_new, mine_live):
-                index = next((i for i, r in enumerate(live) if r.id == change.record_id), None)
-                if index is None:
+                before = live.get(change.record_id)
+                if before is None:
                     log.debug("%s proposed a change to unknown record %s", resolver.name,
                               change.record_id)
                     continue
-                before = live[index]
                 after, event = _apply(before, change, view, resolver.name)
                 if after is None:
                     continue
                 events.append(event)
-                if before.id in new_by_id:
-                    added[new_by_id[before.id]] = after
+                if after.id in added:
+                    added[after.id] = after
                 else:
                     updated[after.id] = after
-                if after.status in {s.value for s in LIVE_STATUSES}:
-                    live[index] = after
+                if after.status in RESOLVABLE:
+                    live[after.id] = after
                 else:
-                    del live[index]
-        return added, list(updated.values()), events
+                    del live[after.id]
+        return list(added.values()), list(updated.values()), events
 
     # -- reading ------------------------------------------------------------------------
 

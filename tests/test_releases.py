@@ -8,11 +8,15 @@ RELEASED = [
     ('{"hold_id": "HLD-30417"}', '{"released": "HLD-30417"}'),
     ("Your booking reference is BK-55120.", "I have cancelled booking BK-55120 as asked."),
     ("Ticket INC-40021 is open.", "INC-40021 was replaced by INC-40022."),
+    ("Reservation R-88123 holds your table.", "Reservation R-88123 has been cancelled."),
+    ("Your hold is HLD-30417.", "Released: HLD-30417"),
 ]
 KEPT = [
     ("Your booking reference is BK-55120.", "Booking BK-55120 is confirmed for Monday."),
     ("Hold HLD-30417 is in place.", "Please keep HLD-30417. I released the other one earlier. "
      "Then again the new slot works."),
+    ("Call-back on BK-55120 noted.", "I'm releasing the old hold and adding a note for BK-55120."),
+    ("Ticket INC-40021 is open.", "I cancelled the duplicate, so INC-40021 stays open."),
 ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scratchpad import Scratchpad
 from scratchpad.render import FOOTER, HEADER, render_block
 from scratchpad.tokens import count
@@ -45,15 +47,28 @@ def test_same_state_same_bytes(espresso_messages):
     assert len(blocks) == 1
 
 
-def test_token_cap_drops_low_priority_first_and_says_so(espresso_pad):
+PREFIX_PRIORITY = {"WHEN": 0, "AMOUNT": 1, "ID": 2, "CONSTRAINT": 3, "AGREED": 4, "GRANTED": 4,
+                   "PROMISED": 4, "OFFERED": 4, "DECLINED": 4, "REVOKED": 4, "USER CLAIM": 4,
+                   "OPEN": 5}
+
+
+def priority(line: str) -> int:
+    return PREFIX_PRIORITY[line.split(":", 1)[0]]
+
+
+@pytest.mark.parametrize("fraction", [0.9, 0.6, 0.4])
+def test_token_cap_drops_low_priority_first_and_says_so(espresso_pad, fraction):
     full = espresso_pad.render("espresso")
-    capped = espresso_pad.render("espresso", max_tokens=count(full) // 2)
-    assert count(capped) <= count(full) // 2
-    assert "lower-priority line" in capped and "left out" in capped
-    assert any(ln.startswith("OPEN") for ln in capped.splitlines())
-    assert any(ln.startswith("AGREED") for ln in capped.splitlines())
-    dropped = set(full.splitlines()) - set(capped.splitlines())
-    assert dropped and not any(ln.startswith(("OPEN", "AGREED", "GRANTED")) for ln in dropped)
+    cap = int(count(full) * fraction)
+    capped = espresso_pad.render("espresso", max_tokens=cap)
+    assert count(capped) <= cap
+    body = full.splitlines()[1:-1]
+    kept = [ln for ln in capped.splitlines()[1:-1] if not ln.startswith("(")]
+    dropped = [ln for ln in body if ln not in kept]
+    assert dropped and f"({len(dropped)} lower-priority lines left out" in capped
+    assert max(priority(ln) for ln in dropped) <= min(priority(ln) for ln in kept)
+    assert kept == [ln for ln in body if ln in kept]  # order unchanged
+    assert any(ln.startswith("OPEN") for ln in kept)
 
 
 def test_cap_above_size_changes_nothing(espresso_pad):

@@ -1,0 +1,267 @@
+"""User constraints: requirements, prohibitions and preferences stated in user turns.
+
+A constraint is a standing condition on what the agent may do or deliver ("a refund, not
+store credit", "don't touch migrations/", "reply in French", "no calls before 9am",
+"I'm not paying a restocking fee on top of that", "I need it by Friday"). Requests for a
+task ("check my order") and the user's own to-dos ("I need to check with my partner") are
+not constraints. One candidate per clause; the span is the clause verbatim.
+
+The lifecycle resolver marks a constraint ``satisfied`` when a later assistant clause meets
+it (a concession on the same thing for a prohibition of paying, a grant or promise of the
+required thing -- never an undo of it, "I'm cancelling the refund"), and ``withdrawn`` when
+the user drops it ("never mind the French"). Clauses and their features come from
+:mod:`extractors.clauses`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+import regex
+
+from extractors.base import Candidate, Change, TurnView, register, register_resolver
+from extractors.clauses import TIMEOUT, WORD, Features, clauses, features, label_tokens, stem
+from extractors.commitments import CARRIED_LINE, analyze
+from scratchpad.records import Kind, Record, Status
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+NAME = "constraints.rules.v1"
+RESOLVER = "constraints.lifecycle.v1"
+
+_I = regex.IGNORECASE
+PATH = regex.compile(r"(?<![\w/])(?:\.{0,2}/)?[\w.-]+/[\w./-]*|\b[\w-]+\.(?:py|js|ts|md|toml|"
+                     r"json|ya?ml|sql|cfg|ini|txt|rs|go)\b")
+#: Verbs a user refuses with ("I'm not paying", "I won't accept", "I don't want").
+REFUSAL_VERBS = frozenset(stem(w) for w in "pay accept want take agree sign".split())
+#: Verbs a user requires with, when they have a noun object ("I need a refund").
+NEED_VERBS = frozenset(stem(w) for w in "need want require expect".split())
+NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need way rush "
+                        "hurry i i'm it that this you we they there one".split())
+
+
+class Pattern(NamedTuple):
+    """A named, scored regex that marks a clause as a constraint of one subtype."""
+
+    name: str
+    subtype: str
+    score: float
+    pattern: regex.Pattern[str]
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("x_not_y", "requirement", 0.8, regex.compile(
+        r"(?P<x>\w[^,;]{0,60}?)(?:,\s+not|\s+rather\s+than|\s+instead\s+of)\s+(?P<y>(?:a|an|the)?\s*"
+        r"\w[\w -]{0,40})$", _I)),
+    Pattern("dont_imperative", "prohibition", 0.85, regex.compile(
+        r"^(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|stop)\s+(?P<verb>\w+)"
+        r"(?P<rest>.*)$", _I)),
+    Pattern("no_x", "prohibition", 0.75, regex.compile(
+        r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
+    Pattern("manner_imperative", "requirement", 0.75, regex.compile(
+        r"^(?i:please\s+)?(?i:(?:always|only)\s+)?(?i:reply|respond|answer|write|talk|speak|use|"
+        r"keep|stick|send|email|call|contact|deliver|ship)\b(?P<rest>.*?\b(?:in\s+(?P<lang>"
+        r"[A-Z]\w+)|(?i:only|always|without|at\s+most|no\s+more\s+than|before|after|by|"
+        r"unchanged|intact|as\s+it\s+is))\b.*)$")),
+    Pattern("must_be", "requirement", 0.7, regex.compile(
+        r"^(?P<x>(?:it|this|that|the\s+\w+(?:\s+\w+)?))\s+(?:must|has\s+to|have\s+to|needs\s+to|"
+        r"should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
+    Pattern("make_sure", "requirement", 0.7, regex.compile(
+        r"^(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?(?P<rest>.+)$", _I)),
+    Pattern("prefer", "preference", 0.65, regex.compile(
+        r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
+        r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
+)
+
+
+_VAGUE = frozenset(stem(w) for w in "help information info assistance thing something "
+                   "anything".split())
+
+
+def _label(text: str, rest: str | None) -> str | None:
+    path = PATH.search(rest or text, timeout=TIMEOUT)
+    if path:
+        return path.group()
+    words = [w.group() for w in WORD.finditer(rest or text, timeout=TIMEOUT)]
+    return label_tokens(words)
+
+
+def _tail_label(words: list[str]) -> str | None:
+    """Return the last noun-ish words of a phrase ("I want a refund" -> "refund")."""
+    tail: list[str] = []
+    for w in reversed(words[-6:]):
+        if not regex.match(r"\w", w) or w.lower() in _STOPWORDS:
+            break
+        tail.insert(0, w.lower())
+    return " ".join(tail[-3:]) or None
+
+
+_STOPWORDS = frozenset("a an the this that my your our some any i you we it is be want like "
+                       "need get prefer would rather please just".split())
+
+
+def _deadline(text: str) -> str | None:
+    m = regex.search(r"\b(?:by|before|until|no\s+later\s+than)\s+\w+(?:\s+\d{1,2}(?:am|pm)?)?",
+                     text, _I, timeout=TIMEOUT)
+    return m.group() if m else None
+
+
+def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict] | None:
+    """Return (subtype, rule, score, label, attrs) for one user clause, or None."""
+    if WITHDRAW.search(text, timeout=TIMEOUT):
+        return None  # dropping a constraint is not a new one
+    for p in PATTERNS:
+        m = p.pattern.search(text, timeout=TIMEOUT)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        if p.name == "x_not_y":
+            x = _tail_label([w.group() for w in WORD.finditer(groups["x"])])
+            if not x or regex.search(r"\b(?:I|you|it)\b", groups["y"]):
+                continue
+            y = label_tokens([w.group() for w in WORD.finditer(groups["y"])])
+            return p.subtype, p.name, p.score, x, {"instead_of": y}
+        if p.name == "no_x" and groups["x"].lower() in NOT_A_THING:
+            continue
+        if p.name == "no_x":
+            label = _label(text, groups["x"] + groups["rest"])
+        elif p.name == "manner_imperative" and groups.get("lang"):
+            label = groups["lang"]
+        else:
+            label = _label(text, groups.get("rest"))
+        return p.subtype, p.name, p.score, label, {}
+    if f.person == 1 and f.negated and f.verb in REFUSAL_VERBS and f.label:
+        return "prohibition", "i_refuse", 0.8, f.label, {}
+    if f.person == 1 and not f.negated and f.verb in NEED_VERBS and not f.modal:
+        needs_to = regex.search(r"\b(?:need|want)s?\s+to\b", text, _I, timeout=TIMEOUT)
+        you_to = regex.search(r"\b(?:need|want|require)s?\s+(?:you|it|them|this)\b", text, _I,
+                              timeout=TIMEOUT)
+        deadline = _deadline(text)
+        if needs_to and not you_to:
+            return None  # the user's own to-do
+        if deadline and (you_to or not f.label):
+            return "requirement", "need_by", 0.75, deadline, {"deadline": deadline}
+        if f.label and not needs_to and stem(f.label.split()[-1]) not in _VAGUE:
+            attrs = {"deadline": deadline} if deadline else {}
+            return "requirement", "i_need", 0.55, f.label, attrs
+    return None
+
+
+def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
+    """Return the constraint candidates of one user turn."""
+    text = turn.text
+    if turn.role != "user" or not text.strip():
+        return []
+    if doc is not None and doc.text != text[: len(doc.text)]:
+        doc = None
+    skip = [m.span() for m in CARRIED_LINE.finditer(text, timeout=TIMEOUT)]
+    out: list[Candidate] = []
+    for clause in clauses(text, doc, skip):
+        ctext = text[clause.start:clause.end]
+        if clause.question and not regex.match(r"(?:please\s+)?(?:don['’]?t|do\s+not)\b",
+                                               ctext, _I):
+            continue
+        found = _classify(ctext, features(text, clause, doc))
+        if found is None:
+            continue
+        subtype, rule, score, label, attrs = found
+        out.append(Candidate.of(text, clause.start, clause.end, kind=Kind.CONSTRAINT,
+                                subtype=subtype, score=score, extractor=NAME,
+                                why=f"rule '{rule}'", label=label,
+                                attrs={"rule": rule, **attrs}))
+    return out
+
+
+@register(NAME)
+class ConstraintRules:
+    """Find what the user requires, forbids or prefers."""
+
+    name = NAME
+    needs_doc = True
+
+    def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
+        """Return one candidate per constraining clause of a user turn."""
+        return analyze_constraints(turn, doc)
+
+
+# -- lifecycle -------------------------------------------------------------------------
+
+WITHDRAW = regex.compile(
+    r"\b(?:never\s*mind|forget\s+(?:about\s+)?|scratch\s+that|ignore\s+what\s+I\s+said|"
+    r"no\s+longer\s+(?:need|matters?)|doesn['’]?t\s+matter\s+any\s?more|"
+    r"(?:is|are)\s+(?:fine|ok(?:ay)?)\s+after\s+all|you\s+can\s+(?:touch|use|change|edit)|"
+    r"drop\s+the)\b", _I)
+_CONCESSION_STEMS = frozenset(stem(w) for w in (
+    "waive refund cover credit reimburse compensate discount reduce drop remove cancel "
+    "exempt absorb pay comp").split())
+
+
+def _words(label: str | None) -> set[str]:
+    return {stem(w) for w in regex.findall(r"\w+", label or "")} - {""}
+
+
+def _meets(constraint: Record, commitment: Candidate) -> bool:
+    """Return whether an agent commitment meets a constraint on the same thing."""
+    if not (_words(constraint.label) & _words(commitment.label)):
+        return False
+    if commitment.subtype not in {"granted", "promised", "agreed"}:
+        return False
+    positive = commitment.attrs.get("polarity") == "positive"
+    if commitment.attrs.get("undo") and constraint.subtype != "prohibition":
+        return False  # "I'm cancelling the refund" does not meet "I want a refund"
+    if constraint.subtype == "prohibition":
+        return (positive and commitment.attrs.get("verb") in _CONCESSION_STEMS) or not positive
+    return positive
+
+
+@register_resolver(RESOLVER)
+class ConstraintLifecycle:
+    """Mark constraints satisfied when the agent meets them, withdrawn when dropped."""
+
+    name = RESOLVER
+    kinds = frozenset({Kind.CONSTRAINT})
+
+    def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
+                live: list[Record]) -> list[Change]:
+        """Return the lifecycle changes ``turn`` causes to live constraints."""
+        new_ids = {r.id for r in new}
+        older = [r for r in live if r.id not in new_ids and r.turn < turn.number]
+        if turn.role == "assistant":
+            return self._satisfied(turn, doc, older)
+        if turn.role == "user":
+            return self._withdrawn(turn, doc, older)
+        return []
+
+    def _satisfied(self, turn: TurnView, doc: Doc | None, older: list[Record]) -> list[Change]:
+        pending = [r for r in older if r.status == Status.ACTIVE.value]
+        if not pending:
+            return []
+        out = []
+        commitments = analyze(turn, doc)
+        for r in pending:
+            hit = next((c for c in commitments if _meets(r, c)), None)
+            if hit is not None:
+                out.append(Change.status(r, Status.SATISFIED, turn, hit.start, hit.end,
+                                         note=f"met by turn {turn.number}",
+                                         satisfied_turn=turn.number,
+                                         satisfied_text=hit.text))
+        return out
+
+    def _withdrawn(self, turn: TurnView, doc: Doc | None, older: list[Record]) -> list[Change]:
+        out: list[Change] = []
+        for clause in clauses(turn.text, doc):
+            ctext = turn.text[clause.start:clause.end]
+            m = WITHDRAW.search(ctext, timeout=TIMEOUT)
+            if m is None:
+                continue
+            words = {stem(w) for w in regex.findall(r"\w+", ctext)}
+            named = [r for r in older if _words(r.label) and _words(r.label) <= words]
+            if not named and older and len(regex.findall(r"\w+", turn.text)) <= 5:
+                named = [older[-1]]  # "never mind that": the latest constraint
+            for r in named:
+                if r.id not in {c.record_id for c in out}:
+                    out.append(Change.status(r, Status.WITHDRAWN, turn, clause.start,
+                                             clause.end, note="withdrawn by the user"))
+        return out
+

@@ -1,0 +1,500 @@
+"""Find questions and requests for information in user and assistant turns.
+
+``questions.rules.v1`` (extractor) returns one ``question`` candidate per interrogative
+clause or request for information ("What's the address?", "Is it furnished", "Could you
+confirm the address", "Let me know which slot works"). Courtesy closings ("Anything
+else?"), "Please confirm: ..." read-backs and requests for action ("Can you book it?")
+are not questions. Text inside code blocks, inline code and ``>`` quoted lines is ignored.
+
+Subtypes: ``wh``, ``yesno``, ``choice`` (options offered: "Tuesday or Thursday?"),
+``request`` ("tell me the order number") and ``suggestion`` -- the asker proposes
+something rather than asking for information ("How about the 10:40 bus?", "What do you
+think of Shazam!?", "How does that sound?"); a suggestion asking about an information
+noun ("What about the price?") is a plain ``wh`` question. Linking answers is
+:mod:`extractors.answers`; the text helpers and lexicons it shares live here.
+
+Patterns are data (named regexes); the parse is optional and only refines the label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import regex
+
+from extractors.base import Candidate, TurnView, register
+from scratchpad.records import Kind
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+NAME = "questions.rules.v1"
+#: Seconds any single pattern may run on one text before it is abandoned.
+TIMEOUT = 1.0
+#: Longest sentence (characters) considered; longer runs are not questions.
+MAX_SENTENCE = 600
+
+_F = regex.IGNORECASE | regex.VERSION0
+
+
+def rx(pattern: str, flags: int = _F) -> regex.Pattern[str]:
+    """Compile ``pattern`` with the module flags (case-insensitive, version 0)."""
+    return regex.compile(pattern, flags)
+
+
+# ---------------------------------------------------------------------------
+# Lexicons and patterns (data)
+# ---------------------------------------------------------------------------
+
+WH = r"what|what's|whats|which|who|who's|whom|whose|where|where's|when|when's|why|how|how's"
+_AUX = (
+    r"is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|"
+    r"have|has|had|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|can't|couldn't|"
+    r"won't|wouldn't|shouldn't|haven't|hasn't"
+)
+_SUBJ = (
+    r"you|i|it|they|we|he|she|there|this|that|these|those|the|a|an|my|your|their|its|"
+    r"our|his|her|any|anything|anyone|someone|something|[\p{L}]+'s"
+)
+_INFO_NOUN = (
+    r"address|phone(?:\s+number)?|(?:contact|reference|order|account|booking|tracking|"
+    r"confirmation)\s+number|number|e-?mail|price|cost|fare|fee|total|balance|rent|time|"
+    r"date|location|name|details?|info(?:rmation)?|rating|schedule|website|hours"
+)
+#: Verbs that make "Can you <verb> ..." a request for action rather than information.
+_ACTION_VERBS = (
+    r"find|search|look\s+for|book|reserve|buy|purchase|play|schedule|make|add|cancel|"
+    r"transfer|rent|arrange|set|help|order|call|hold|process|start|stop|remove|put|"
+    r"get\s+(?:me|us)\s+(?:a|an|some|tickets?|one)|do\s+(?:that|it|this|so)|go\s+ahead|assist|"
+    r"provide\s+(?:me\s+|us\s+)?(?:with\s+)?(?:some\s+)?(?:help|assistance)"
+)
+
+_ASK = r"(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+|also\s+|just\s+)*)?"
+_OBJ = r"(?:the|your|their|its|his|her|my|our|a|an)\s+(?:[\p{L}'-]+\s+){0,2}"
+
+#: Interrogative clause openers, named and scored: (name, pattern, subtype, score).
+#: Openers in ANYWHERE may start mid-sentence; the others need a clause start.
+OPENERS: tuple[tuple[str, regex.Pattern[str], str, float], ...] = (
+    ("wh_main", rx(rf"(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:{WH})\b(?!\s+(?:i|we)\b)"
+                   r"(?:\s+(?:about|else|many|much|long|often|far|soon|early|late|big|old|[\p{L}\d-]+)){0,3}"
+                   r"\s+(?:" + _AUX + r"|'s|'re)\b"), "wh", 0.9),
+    ("wh_contracted", rx(r"(?:what|where|when|who|how|which)(?:'s|'re|'d|s)\b"), "wh", 0.9),
+    ("how_many", rx(r"(?:(?:for|in|at)\s+)?how\s+(?:many|much|long|far|soon|early|late|"
+                    r"about)\b"), "wh", 0.85),
+    ("aux_subject", rx(rf"(?!(?:have|had)\s+(?:a|an)\b)(?:{_AUX})\s+(?:not\s+)?(?:{_SUBJ})\b"),
+     "yesno", 0.85),
+    ("tell_me", rx(_ASK + r"(?:tell|show|give|send|text|email)\s+(?:me|us)\b(?!\s+a\b)"),
+     "request", 0.9),
+    ("let_me_know", rx(r"(?:please\s+)?let\s+(?:let\s+)?(?:me|us)\s+(?:you\s+)?know\b"),
+     "request", 0.85),
+    ("find_out", rx(r"(?<!\b(?:me|to|i'll|will|i'd|i)\s)" + _ASK + r"(?:find\s+out|check|"
+                    r"see|ask|confirm|verify|learn)\s+(?:if|whether|what|which|when|where|who|"
+                    r"how|why)\b"), "request", 0.88),
+    ("say_info", rx(r"(?:please\s+)(?:say|state|provide|specify|share|indicate|mention|"
+                    r"enter)\b"), "request", 0.75),
+    ("get_info", rx(_ASK + r"(?:get|give|send|provide|share|confirm|check|verify|find|look\s+"
+                    rf"up)\s+(?:me\s+|us\s+)?{_OBJ}(?:{_INFO_NOUN})\b"), "request", 0.87),
+    ("want_info", rx(r"(?:i|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:also\s+)?(?:like|want|need)"
+                     r"\s+(?:to\s+(?:know|get|have|hear)\s+)?(?:the|your|their|its|his|her)"
+                     rf"\s+(?:[\p{{L}}'-]+\s+){{0,2}}(?:{_INFO_NOUN})\b"), "request", 0.75),
+    ("want_to_know", rx(r"(?:i|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:also\s+)?(?:like|want|"
+                        r"need|have|wish)\s+to\s+(?:know|find\s+out)\b|"
+                        r"i\s+(?:was\s+)?wonder(?:ing)?\b|i'm\s+wondering\b|any\s+idea\b"),
+     "request", 0.8),
+    ("aux_initial", rx(r"^(?:is|are|was|were|does|did|can|could|will|would|should|shall|"
+                       r"isn't|aren't|doesn't|didn't|can't|won't)\s+\p{L}+\s+\p{L}"),
+     "yesno", 0.7),
+    ("wh_fragment", rx(r"^(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:what|which|when|where|"
+                       r"who|whom)\b(?!\s+(?:i|we)\b)(?=[^,\n]{0,60}(?:,\s*please\W*)?$)"),
+     "wh", 0.6),
+    ("info_please", rx(r"^(?:your\s+|the\s+)?(?:[\p{L}'-]+\s+){0,3}(?:" + _INFO_NOUN +
+                       r"|destination|origin|city|area)\b[^,\n]{0,20}\bplease"
+                       r"(?:\W+(?:sir|madam|thanks))?\W*$"),
+     "request", 0.6),
+)
+#: Openers that may start anywhere in a sentence (strong lexical cues).
+ANYWHERE = frozenset({"tell_me", "let_me_know", "want_to_know", "want_info", "find_out"})
+#: Courtesy closings and offers of further help: never questions.
+COURTESY = rx(
+    r"(?<!\bor\s)(?<!\bor\sjust\s)\b(?:anything|something|anyone|anybody)\s+else\b|"
+    r"\belse\s+(?:can|could|may|shall)\s+(?:i|we)\b|\b(?:any|some)\s+(?:other|more|further)"
+    r"\s+(?:help|service|assistance|questions?)\b|\bhow\s+(?:can|may|could|else\s+can)\s+"
+    r"(?:i|we)\s+(?:help|assist)|\bwhat\s+can\s+(?:i|we)\s+do\s+for\s+you|\b(?:help|assist)"
+    r"\s+(?:you\s+)?with\s+anything|\b(?:help|assist)\s+you\s+(?:out\s+)?(?:any|some)\s*more\b|\bhave\s+(?:a|an)\s+(?:[\p{L}-]+\s+){0,2}(?:day|one|"
+    r"evening|night|time|weekend|trip|flight|stay|meal)\b|\banything\s+(?:more|further)\b|\bis\s+that\s+(?:all|"
+    r"everything)\b|\blet\s+(?:me|us)\s+know\s+if\s+(?:you\s+(?:need|have|want)|there(?:'s|"
+    r"\s+is)|i\s+can)|\bfeel\s+free\s+to\b"
+)
+#: Subtype of a proposal the asker makes rather than a request for information.
+SUGGESTION = "suggestion"
+#: Proposal frames, at the start of a question clause or after a comma: "How about the
+#: 10:40 bus?", "What do you think of X?", "How does that sound?", "What if you left at
+#: 9?", "Is X what you're looking for?", "Would Tuesday work for you?" and offers ("Would
+#: you like to book it?", "May I suggest X?"). "What about the price?" and "Do you want to
+#: know your balance?" ask for information and are not.
+PROPOSAL = rx(
+    r"(?:^|(?<=[,;:]\s{0,2}))(?:(?:so|and|then|well|or|ok|okay|sure|alright|also)\W+)?(?:"
+    r"(?:how|what)\s+about\s+(?!(?:you|yourself|them|him|her|us|me)\b)"
+    r"(?!(?:the|your|their|its|his|her|a|an)?\s*(?:[\p{L}'-]+\s+){0,2}(?:" + _INFO_NOUN +
+    r")\s*(?:[?.!,]|$|(?:of|for|at|on|there|please)\b))|"
+    r"what\s+do\s+you\s+think\s+(?:of|about)\b|"
+    r"how\s+(?:does|do|would|did)\s+(?:[^\s?.!]+\s+){1,15}?sound\b|"
+    r"what\s+if\s+(?:you|we|i)\b|"
+    r"(?:would|do|did)\s+you\s+(?:like|want|care|prefer)\s+(?:(?:me|us)\s+)?"
+    r"(?:to\s+(?!(?:know|tell|say|let\s+me\s+know)\b)|(?!to\b))|"
+    r"(?:would|are)\s+you\s+(?:be\s+)?interested\s+in\b|(?:want|wanna)\s+to\b|"
+    r"(?:may|can|could|might)\s+(?:i|we)\s+(?:suggest|recommend|offer)\b|"
+    r"(?:is|are|would|will|does|do)\s+(?:[^\s?.!]+\s+){1,12}?(?:what\s+you(?:'re|\s+are)\s+"
+    r"(?:looking\s+for|after)|(?:work|suit|interest)\s+(?:for\s+)?you|meet\s+your\s+"
+    r"(?:needs?|requirements?))\b)"
+)
+#: "Please confirm: ..." style read-backs.
+CONFIRMATION = rx(r"(?:^\W*|\b(?:please|kindly)\s+)(?:confirm|verify)\b(?!\s+(?:if|whether))|"
+                  r"\bconfirm\s+(?:the\s+following|these|those|(?:all\s+)?(?:the\s+)?details)\b")
+#: "Can you book it?": a request for action, not for information.
+ACTION_REQUEST = rx(
+    rf"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|also\s+|just\s+)*"
+    rf"(?:{_ACTION_VERBS})\b(?!\s+(?:me\s+|us\s+|out\b)?{_OBJ}(?:{_INFO_NOUN})\b)"
+)
+#: A statement of intent or a suggestion to act, even with a "?" ("I'm looking for a
+#: movie?", "I would like to find an event?", "let's make a visit?"): not a question.
+INTENT = rx(
+    r"^(?:(?:hi|hello|hey|there|so|and|ok|okay|now|then|great|perfect|thanks)\W+)*(?:"
+    r"(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:also\s+)?(?:looking|searching|trying|planning|"
+    r"hoping)\b|(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?(?:like|love)\s+to\s+(?!know\b|ask\b)|"
+    r"(?:i|we)\s+(?:also\s+)?(?:want|need|wish)\s+to\s+(?!know\b|ask\b)|let's\b|let\s+us\b)"
+)
+#: A relative clause read as a question ("..., which is a place of worship."): a
+#: relative pronoun and its verb after a comma or starting a lower-case sentence,
+#: without a "?" ("which city to look in" is still asked).
+RELATIVE = rx(r"(?:which|who)\s+(?:also\s+)?(?:is|are|was|were|has|have|had|will|would|can|"
+              r"could|may|might|offers?|features?|includes?)\b", regex.VERSION0)
+#: One-word echoes that are not questions ("Oh, yeah?", "Really?").
+INTERJECTION = rx(r"^\W*(?:oh\W+)?(?:yeah|yes|really|right|ok|okay|huh|sorry|pardon|what|"
+                  r"hm+|eh|no)\W*$")
+QUESTION_MARK = rx(r"\?[\s\"')\]]*[.!]?\s*$", regex.VERSION0)
+#: Where an opener may start: the text before it ends with one of these (or is empty).
+CLAUSE_LEAD = rx(
+    r"(?:[,;:(\-\u2013\u2014]|\b(?:and|but|also|so|then|now|or|ok|okay|well|great|sure|yes|"
+    r"yeah|no|alright|please|first|next|thanks|perfect|cool|fine|good|hi|hello|hey|"
+    r"actually|btw|oh|and\s+also))\s*$"
+)
+
+#: The expected answer type, by keyword (first match wins, after choices).
+EXPECTS: tuple[tuple[str, regex.Pattern[str]], ...] = (
+    ("amount", rx(r"\bhow\s+much\b|\b(?:price|prices|cost|costs|fare|fee|fees|total|balance|"
+                  r"rent|amount|charge|charges|pay|refund|budget|rate)\b")),
+    ("datetime", rx(r"\bwhen\b|\b(?:what|which)\s+(?:time|date|day|days|hour|month)\b|"
+                    r"\bhow\s+(?:early|late|soon)\b|\b(?:date|dates|time|times|day|slot|"
+                    r"deadline|schedule)\b")),
+    ("identifier", rx(r"\b(?:phone|mobile|e-?mail|reference|ref|tracking|postcode|zip|"
+                      r"iban|code|id)\b|\b(?:contact|order|account|booking|confirmation|"
+                      r"reference|ticket|case)\s+(?:number|no|#)")),
+)
+
+DEFERRAL = rx(
+    r"\blet\s+me\s+(?:just\s+)?(?:check\b(?!\s+(?:in|out)\b)|see|look|find\s+out|double[-\s]check|confirm|ask|think|"
+    r"get\s+back)\b|\bone\s+sec(?:ond)?\b|\b(?:just\s+)?a\s+(?:sec|second|moment|minute|min)\b|"
+    r"\bgive\s+me\s+(?:a|one)\s+(?:sec|second|moment|minute|min|bit)\b|\bhold\s+on\b|"
+    r"\bbear\s+with\s+me\b|\b(?:i'll|i\s+will|we'll|we\s+will)\s+(?:have\s+to\s+|need\s+to\s+)?"
+    r"(?:get\s+back\s+to\s+you|check\b(?!\s+(?:in|out)\b)|find\s+out|let\s+you\s+know|"
+    r"ask|confirm|think\s+about)|"
+    r"\b(?:i|we)\s+(?:need|have)\s+to\s+(?:check|ask|think|confirm|find\s+out|talk|"
+    r"speak|look)\b(?!\s+(?:in|out|into)\b)|\bneed\s+to\s+check\s+with\b|\bnot\s+sure\s+yet\b|\bdon't\s+know\s+yet\b|"
+    r"\bget\s+back\s+to\s+you\b"
+)
+#: Where a sentence ends: terminal punctuation before a space, the end or a capital
+#: ("great.Tell me"), a "?" glued to the next word, or a newline.
+BOUNDARY = rx(r"(?<!\b(?:Dr|Mr|Mrs|Ms|St|Jr|Sr|Prof|vs|etc|approx|No|e\.g|i\.e|a\.m|p\.m))"
+              r"[.!?]+[\"')\]]*(?=\s|$)|(?<=\p{Ll}\p{Ll})[.!?]+(?=\p{Lu})|\?+(?=\S)|\n",
+               regex.VERSION0)
+WORD = rx(r"[\p{L}\p{N}][\p{L}\p{N}'’:]*", regex.VERSION0)
+MASK = rx(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{0,500}`|^[ \t]*>[^\n]*",
+           regex.VERSION0)
+ALT_SPLIT = rx(r",?\s+or\s+(?!not\b|else\b|so\b)")
+LIST_SPLIT = rx(r",\s+(?:or\s+)?|\s+or\s+")
+
+STOPWORDS = frozenset(
+    """a an the and or but if so to of in on at for by with from into onto about as is are was
+    were be been being am do does did can could will would should shall may might must have has
+    had i me my we us our you your yours he him his she her it its they them their this that
+    these those there here what whats which who whom whose where when why how any some anything
+    something not no yes please tell let know like want need get give send check see find out
+    just also too very really then now ok okay thanks thank sure well one more much many
+    it's that's what's i'm i'd i'll you're you'd you'll we're they're there's don't doesn't
+    can't won't isn't go going would've kind sort rather instead again still all up oh hi um
+    ah eh ya great good fine perfect cool nice awesome alright right correct hello hey bye
+    sounds works wonderful excellent lovely""".split()
+)
+
+
+# ---------------------------------------------------------------------------
+# Text helpers
+# ---------------------------------------------------------------------------
+
+
+def masked(text: str) -> str:
+    """Return ``text`` with code and quoted lines blanked (same length, same offsets)."""
+    try:
+        spans = [(m.start(), m.end()) for m in MASK.finditer(text, timeout=TIMEOUT)]
+    except TimeoutError:
+        return text
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        for i in range(start, end):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int]]:
+    last = 0
+    for m in BOUNDARY.finditer(text, timeout=TIMEOUT):
+        yield last, m.end()
+        last = m.end()
+    yield last, len(text)
+
+
+def sentences(text: str) -> Iterator[tuple[int, int]]:
+    """Yield (start, end) of each non-blank sentence, trimmed of surrounding whitespace."""
+    for start, end in _pieces(text):
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if end > start:
+            yield start, end
+
+
+def _stem(word: str) -> str:
+    word = word.lower().replace("’", "'")
+    if word.endswith("'s"):
+        word = word[:-2]
+    for suffix in ("ations", "ation", "ing", "ies", "ied", "ed", "es", "s", "ion"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    return word
+
+
+def terms(text: str) -> frozenset[str]:
+    """Return the content-word stems of ``text`` (its subject terms)."""
+    out = set()
+    for m in WORD.finditer(text):
+        word = m.group().lower().replace("’", "'")
+        if word in STOPWORDS or len(word) < 2 or word.isdigit():
+            continue
+        out.add(_stem(word))
+    return frozenset(out)
+
+
+def search(pattern: regex.Pattern[str], text: str) -> regex.Match[str] | None:
+    """Return the first match of ``pattern`` in ``text``, or None (also on timeout)."""
+    try:
+        return pattern.search(text, timeout=TIMEOUT)
+    except TimeoutError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# Detection
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Clause:
+    start: int
+    end: int
+    subtype: str
+    score: float
+    why: str
+
+
+def _openers(sentence: str) -> list[tuple[int, str, float, str]]:
+    """Return (offset, subtype, score, name) of every opener at a clause start."""
+    found: dict[int, tuple[int, str, float, str]] = {}
+    for name, pattern, subtype, score in OPENERS:
+        for m in pattern.finditer(sentence, timeout=TIMEOUT):
+            pos = m.start()
+            if pos > 0 and (sentence[pos - 1].isalnum() or sentence[pos - 1] == "'"):
+                continue
+            lead = sentence[:pos]
+            if (name not in ANYWHERE and lead.strip()
+                    and not CLAUSE_LEAD.search(lead[-40:])):
+                continue
+            if pos not in found or score > found[pos][2]:
+                found[pos] = (pos, subtype, score, name)
+    return sorted(found.values())
+
+
+#: Openers after which a later opener in the same sentence starts a second question.
+_MAIN = frozenset({"wh_main", "aux_subject", "wh_contracted", "how_many"})
+
+
+def _clauses(text: str, start: int, end: int) -> list[_Clause]:
+    """Return the question clauses of one sentence ``text[start:end]``."""
+    sentence = text[start:end]
+    if end - start > MAX_SENTENCE or search(COURTESY, sentence):
+        return []
+    if (search(CONFIRMATION, sentence) or INTERJECTION.match(sentence)
+            or search(DEFERRAL, sentence)):
+        return []
+    asked = bool(QUESTION_MARK.search(sentence))
+    picked: list[tuple[int, str, float, str]] = []
+    action = False
+    for pos, subtype, score, name in _openers(sentence):
+        if not asked and RELATIVE.match(sentence, pos) and (
+                pos == 0 and sentence[0].islower() or sentence[:pos].rstrip().endswith(",")):
+            continue
+        if picked:
+            # A later opener starts a new question only as a main clause after "and"
+            # or a comma; "or <clause>" continues a choice question.
+            lead = sentence[picked[-1][0]:pos]
+            if name not in _MAIN or regex.search(r"\bor\s*$", lead):
+                continue
+            if not regex.search(r"(?:[,;]|\band|\balso)\s*$", lead):
+                continue
+        if search(ACTION_REQUEST, sentence[pos:]):
+            action = True
+            continue
+        picked.append((pos, subtype, score, name))
+    out: list[_Clause] = []
+    for i, (pos, subtype, score, name) in enumerate(picked):
+        stop = picked[i + 1][0] if i + 1 < len(picked) else len(sentence)
+        piece = regex.sub(r"(?:[\s,;]|\band\b|\balso\b)+$", "", sentence[pos:stop])
+        out.append(_Clause(start + pos, start + pos + len(piece), subtype, score,
+                           f"pattern {name!r}"))
+    if not out and asked and not action and not search(INTENT, sentence):
+        stripped = regex.sub(r"^(?:(?:yes|yeah|ok|okay|sure|so|and|but|great|thanks)\W+)+", "",
+                             sentence, flags=_F)
+        offset = start + len(sentence) - len(stripped)
+        wh = regex.search(rf"\b(?:{WH})\b", stripped, flags=_F)
+        if stripped and not search(ACTION_REQUEST, stripped):
+            out.append(_Clause(offset, end, "wh" if wh else "yesno", 0.7, "question mark"))
+    return out
+
+
+def _options(text: str) -> list[str]:
+    """Return the verbatim items of an "A, B or C" list ending ``text`` (maybe empty)."""
+    body = text.rstrip(" ?.!")
+    parts = [p for p in LIST_SPLIT.split(body) if p.strip()]
+    last_or = list(regex.finditer(r"\s+or\s+", body))
+    if len(parts) < 2 or not last_or:
+        return []
+    right = regex.sub(r"^(?:the|a|an|your|my|their)\s+", "", parts[-1].strip(), flags=_F)
+    width = max(1, len(right.split()))
+    if width > 6:
+        return []
+    items = []
+    for part in parts[:-1]:
+        words = part.split()
+        if len(words) > width + 1:
+            words = words[-width:]
+        item = " ".join(words)
+        item = regex.sub(r"^(?:the|a|an|your|my|their|on|at|in|for|to)\s+", "", item, flags=_F)
+        if item not in part:
+            return []
+        items.append(item)
+    items.append(right)
+    return [i for i in items if i]
+
+
+def _choices(text: str, clause: _Clause, previous: tuple[int, int] | None) -> list[str]:
+    """Return the options offered by a clause (inline, or listed in the sentence before)."""
+    span = text[clause.start:clause.end]
+    halves = ALT_SPLIT.split(span.rstrip(" ?.!"), maxsplit=1)
+    if len(halves) == 2:
+        second = halves[1]
+        if any(p.match(second) for _, p, _, _ in OPENERS[:4]):
+            return [halves[0].strip(" ,"), second.strip()]
+        options = _options(span)
+        if options:
+            return options
+    if previous is not None and regex.match(r"(?:which|what)\b|let\s+me\s+know\s+which", span,
+                                            flags=_F):
+        prev = text[previous[0]:previous[1]]
+        if " or " in prev and "?" not in prev:
+            return _options(prev)
+    return []
+
+
+def _expects(span: str, subtype: str, choices: list[str]) -> str:
+    """Return the type of answer a question expects (a suggestion expects a yes or no)."""
+    if choices:
+        return "choice"
+    if subtype == SUGGESTION:
+        return "yesno"
+    for name, pattern in EXPECTS:
+        if pattern.search(span):
+            return name
+    return "yesno" if subtype == "yesno" else "text"
+
+
+def _label(doc: Doc | None, start: int, end: int) -> str | None:
+    """Return a few words naming the question's subject, from the parse if there is one."""
+    if doc is None or not doc.has_annotation("DEP") or end > len(doc.text):
+        return None
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return None
+    for chunk in span.noun_chunks:
+        root = chunk.root
+        if root.pos_ not in ("NOUN", "PROPN") or root.lower_ in STOPWORDS:
+            continue
+        words = [t for t in chunk if t.i <= root.i and t.pos_ in ("NOUN", "PROPN")
+                 and t.dep_ in ("compound", "ROOT", "nsubj", "dobj", "pobj", "attr", "nsubjpass")
+                 or t.i == root.i]
+        tail = []
+        for token in reversed(words):
+            if tail and token.i != tail[-1].i - 1:
+                break
+            tail.append(token)
+        tail.reverse()
+        return doc.text[tail[0].idx:tail[-1].idx + len(tail[-1].text)]
+    return None
+
+
+@register(NAME)
+class RuleQuestions:
+    """Find questions and requests for information in user and assistant turns."""
+
+    name: ClassVar[str] = NAME
+    needs_doc: ClassVar[bool] = True
+
+    def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
+        """Return one ``question`` candidate per question clause of the turn."""
+        if turn.role not in ("user", "assistant") or not turn.text:
+            return []
+        text = masked(turn.text)
+        if doc is not None and doc.text != turn.text:
+            doc = None
+        out: list[Candidate] = []
+        previous: tuple[int, int] | None = None
+        try:
+            spans = list(sentences(text))
+        except TimeoutError:
+            return []
+        for start, end in spans:
+            try:
+                clauses = _clauses(text, start, end)
+            except TimeoutError:
+                clauses = []
+            for clause in clauses:
+                choices = _choices(text, clause, previous)
+                subtype = "choice" if choices and clause.subtype != "request" else clause.subtype
+                span = turn.text[clause.start:clause.end]
+                if clause.subtype != "request" and search(PROPOSAL, text[clause.start:clause.end]):
+                    subtype = SUGGESTION  # keeps its choices: "How about A, B or C?"
+                out.append(Candidate.of(
+                    turn.text, clause.start, clause.end, kind=Kind.QUESTION, subtype=subtype,
+                    score=clause.score, extractor=NAME, why=clause.why,
+                    label=_label(doc, clause.start, clause.end),
+                    attrs={"asker": turn.role, "expects": _expects(span, subtype, choices),
+                           "choices": choices},
+                ))
+            previous = (start, end)
+        return out

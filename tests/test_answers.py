@@ -1,0 +1,260 @@
+"""Answer linking: questions answered, deferred or withdrawn, by direct or later replies."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.answers import AnswerLinker
+from extractors.base import Change, TurnView
+from extractors.questions import RuleQuestions
+from scratchpad.records import Kind, Record, Status
+
+EXTRACTOR = RuleQuestions()
+LINKER = AnswerLinker()
+
+
+def _turn(text: str, role: str, number: int, spoke: dict[str, int] | None = None) -> TurnView:
+    return TurnView(thread="t", number=number, role=role, text=text,
+                    previous_by_role=dict(spoke or {}))
+
+
+def _dialogue(turns: list[tuple[str, str]]) -> tuple[dict[str, Record], list[tuple[int, Change]]]:
+    """Run extractor and linker over (role, text) turns like the pipeline does."""
+    records: dict[str, Record] = {}
+    changes: list[tuple[int, Change]] = []
+    spoke: dict[str, int] = {}
+    for number, (role, text) in enumerate(turns, 1):
+        view = _turn(text, role, number, spoke)
+        if text.strip():
+            spoke[role] = number
+        new = [
+            Record(id=f"question:{number}:{c.start}-{c.end}", thread="t", kind=Kind.QUESTION,
+                   subtype=c.subtype, text=c.text, turn=number, role=role, start=c.start,
+                   end=c.end, label=c.label, status=Status.OPEN, extractor=c.extractor,
+                   confidence=c.score, attrs=c.attrs)
+            for c in EXTRACTOR.extract(view)
+        ]
+        records.update((r.id, r) for r in new)
+        live = [r for r in records.values() if r.status in ("open", "deferred")]
+        for change in LINKER.resolve(view, None, new, live):
+            changes.append((number, change))
+            before = records[change.record_id]
+            records[before.id] = before.model_copy(update={
+                "status": change.new, "status_turn": number,
+                "attrs": {**before.attrs, **change.attrs}})
+    return records, changes
+
+
+def _status(records: dict[str, Record], fragment: str) -> tuple[str, int | None]:
+    (record,) = [r for r in records.values() if fragment in r.text]
+    return record.status, record.status_turn
+
+
+def test_deferred_then_answered() -> None:
+    records, changes = _dialogue([
+        ("assistant", "The courier can do Tuesday 10:00-14:00, Wednesday 14:00-18:00 or "
+                      "Thursday 14:00-18:00. Which works best for you?"),
+        ("user", "Tuesday's no good, I'm at work. Is there anything on Saturday?"),
+        ("assistant", "Unfortunately the courier doesn't collect at weekends."),
+        ("user", "Wednesday might work, but I need to check with my partner."),
+        ("assistant", "Would you like me to hold the Wednesday slot?"),
+        ("user", "Yes please."),
+        ("assistant", "Done, it is held until tomorrow."),
+        ("user", "The courier slot on Thursday is fine."),
+    ])
+    deferral = next(c for n, c in changes if n == 4)
+    assert deferral.new == "deferred"
+    assert deferral.attrs == {"deferral": "Wednesday might work, but I need to check with my "
+                                          "partner.", "deferral_turn": 4}
+    assert _status(records, "Which works best") == ("answered", 8)
+    assert _status(records, "Saturday") == ("answered", 3)
+    assert _status(records, "hold the Wednesday") == ("answered", 6)
+
+
+def test_never_answered_stays_deferred() -> None:
+    records, _ = _dialogue([
+        ("assistant", "Should the original €18 delivery charge be refunded too, or would you "
+                      "rather I leave that on the order?"),
+        ("user", "Let me check what I actually paid for delivery, one sec."),
+        ("assistant", "No problem. Does Thursday afternoon suit you for the collection?"),
+        ("user", "Yes please."),
+        ("assistant", "Booked."),
+        ("user", "Does the machine need to go back in the original box?"),
+        ("assistant", "No, the courier brings packaging."),
+        ("user", "Great, thanks."),
+    ])
+    assert _status(records, "delivery charge") == ("deferred", 2)
+    assert _status(records, "Thursday afternoon") == ("answered", 4)
+
+
+def test_answered_indirectly_after_tool_calls() -> None:
+    records, _ = _dialogue([
+        ("user", "Can the courier collect from my work address instead?"),
+        ("assistant", ""),
+        ("tool", '{"ok": true}'),
+        ("assistant", "I've changed the collection address to 27 Mercer Street."),
+    ])
+    assert _status(records, "work address") == ("answered", 4)
+
+
+def test_multi_question_turn() -> None:
+    records, _ = _dialogue([
+        ("assistant", "Departure city? Is this departing March 3rd?"),
+        ("user", "Leaving today from Portland."),
+        ("assistant", "How many tickets? And would you like a refundable fare?"),
+        ("user", "Yes please."),
+    ])
+    assert _status(records, "Departure city") == ("answered", 2)
+    assert _status(records, "March 3rd") == ("answered", 2)
+    assert _status(records, "refundable") == ("answered", 4)
+    assert _status(records, "How many") == ("open", None)  # a bare yes answers the latest only
+
+
+def test_topic_drift_is_not_an_answer() -> None:
+    records, _ = _dialogue([
+        ("user", "What is the delivery charge on this order?"),
+        ("assistant", "Let me look into it."),
+        ("user", "Also, do you sell descaling tablets?"),
+        ("assistant", "Yes, we stock them in the accessories section."),
+    ])
+    assert _status(records, "delivery charge") == ("deferred", 2)
+    assert _status(records, "descaling") == ("answered", 4)
+
+
+def test_failure_reply_does_not_answer() -> None:
+    records, _ = _dialogue([
+        ("user", "Yes that's right. What's their phone number?"),
+        ("assistant", "Sorry, something went wrong and I couldn't book it."),
+        ("user", "No thanks."),
+        ("assistant", "Have a good day."),
+    ])
+    assert _status(records, "phone number") == ("open", None)
+
+
+def test_withdrawn_by_asker() -> None:
+    records, changes = _dialogue([
+        ("user", "Is the box required?"),
+        ("user", "Never mind, I found it."),
+    ])
+    assert _status(records, "box") == ("withdrawn", 2)
+    assert changes[0][1].evidence_start == 0
+
+
+def test_empty_assistant_turn_answers_nothing() -> None:
+    records, changes = _dialogue([("user", "What's my balance?"), ("assistant", "")])
+    assert changes == [] and _status(records, "balance") == ("open", None)
+
+
+# -- direct replies (TurnView.previous_by_role) ------------------------------------------
+
+def test_reply_after_the_asker_spoke_again_needs_strong_evidence() -> None:
+    records, _ = _dialogue([
+        ("user", "Is the box required?"),
+        ("assistant", "Let me look into it."),
+        ("user", "OK, thanks."),
+        ("assistant", "Yes, we stock them in the accessories section."),
+    ])
+    # the asker moved on ("OK, thanks."): an unrelated yes does not close the question
+    assert _status(records, "box") == ("deferred", 2)
+
+
+def test_direct_reply_after_tool_calls_is_lenient() -> None:
+    records, _ = _dialogue([
+        ("assistant", "Should we ship it to your home?"),
+        ("user", ""),
+        ("tool", '{"ok": true}'),
+        ("user", "Sure."),
+    ])
+    assert _status(records, "ship it") == ("answered", 4)
+
+
+def test_old_question_answered_with_strong_evidence() -> None:
+    records, _ = _dialogue([
+        ("user", "What is the delivery charge?"),
+        ("assistant", "Which order is it about?"),
+        ("user", "Order A-77215."),
+        ("assistant", "The delivery charge on that order was €18."),
+    ])
+    assert _status(records, "delivery charge") == ("answered", 4)
+    assert _status(records, "Which order") == ("answered", 3)
+
+
+# -- suggestions ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "Where is it located?",
+    "Is there anything else?",
+    "Not right now.",
+    "Sounds wonderful.",
+    "I would like to rent the other one.",
+])
+def test_any_direct_reply_settles_a_suggestion(reply: str) -> None:
+    records, changes = _dialogue([
+        ("assistant", "How about the Argonaut Hotel, rated 4.4?"),
+        ("user", reply),
+    ])
+    assert _status(records, "Argonaut") == ("answered", 2)
+    (number, change), = changes
+    assert change.evidence_start == 0 and change.evidence_end is not None
+
+
+def test_offer_settled_by_a_counter_question() -> None:
+    records, _ = _dialogue([
+        ("assistant", "Would you like to watch Hackers? It is rated 6.2."),
+        ("user", "Who's in this movie?"),
+    ])
+    assert _status(records, "watch Hackers") == ("answered", 2)
+
+
+def test_suggestion_deferred_by_a_deferral() -> None:
+    records, _ = _dialogue([
+        ("assistant", "What about Wednesday afternoon?"),
+        ("user", "Let me check with my partner first."),
+    ])
+    assert _status(records, "Wednesday") == ("deferred", 2)
+
+
+def test_suggestion_without_a_direct_reply_stays_open() -> None:
+    records, _ = _dialogue([
+        ("assistant", "How about the 10:40 am bus?"),
+        ("assistant", "It has 0 transfers."),
+    ])
+    assert _status(records, "10:40") == ("open", None)
+
+
+def test_information_question_is_not_settled_by_a_counter_question() -> None:
+    records, _ = _dialogue([
+        ("user", "What about the price?"),
+        ("assistant", "Which night are you staying?"),
+        ("user", "Friday."),
+        ("assistant", "Friday works, I can book it."),
+    ])
+    assert _status(records, "price") == ("open", None)
+
+
+# -- property ---------------------------------------------------------------------------
+
+_TEXT = st.text(
+    alphabet=st.sampled_from(list("0123456789,.?!:;-'`> \n\tabcwhyisWhatYes€$é漢🙂"))
+    | st.characters(),
+    max_size=300,
+) | st.from_regex(r"[0-9,]{50,400}\??", fullmatch=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_TEXT, role=st.sampled_from(["user", "assistant", "tool"]),
+       subtype=st.sampled_from(["wh", "yesno", "choice", "suggestion"]),
+       direct=st.booleans())
+def test_evidence_in_bounds(text: str, role: str, subtype: str, direct: bool) -> None:
+    asker = "assistant" if role == "user" else "user"
+    view = _turn(text, role, 3, {asker: 1 if direct else 2})
+    prior = Record(id="question:1:0-5", thread="t", kind=Kind.QUESTION, subtype=subtype,
+                   text="What?", turn=1, role=asker, start=0, end=5, status=Status.OPEN,
+                   extractor="x", confidence=0.5,
+                   attrs={"asker": asker, "expects": "text", "choices": ["a", "b"]})
+    for change in LINKER.resolve(view, None, [], [prior]):
+        assert change.new in ("answered", "deferred", "withdrawn")
+        if change.evidence_start is not None:
+            assert 0 <= change.evidence_start <= change.evidence_end <= len(text)

@@ -1,0 +1,479 @@
+"""Commitments: the clause rules, the lifecycle resolver, labelled multi-turn cases."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.base import Change, TurnView
+from extractors.commitments import CommitmentLifecycle, CommitmentRules, analyze
+from extractors.constraints import ConstraintLifecycle, analyze_constraints
+from extractors.nlp import load
+from scratchpad.records import Kind, Record, Status
+
+
+@pytest.fixture(scope="session")
+def blank():
+    return load("blank:en")
+
+
+def turn(text: str, role: str = "assistant", number: int = 1, tool: str | None = None
+         ) -> TurnView:
+    return TurnView(thread="t", number=number, role=role, text=text, tool_name=tool)
+
+
+def found(text: str, nlp, role: str = "assistant") -> list[tuple[str, str]]:
+    return [(c.subtype, c.text) for c in analyze(turn(text, role), nlp(text))]
+
+
+EXTRACTION = [
+    ("Understood — I've waived the €75 restocking fee for this return, and we'll cover "
+     "return shipping as well.",
+     [("granted", "I've waived the €75 restocking fee for this return"),
+      ("granted", "we'll cover return shipping as well")]),
+    # the package rule on other sentences
+    ("I've refunded the delivery charge and we'll send a replacement filter too.",
+     [("granted", "I've refunded the delivery charge"),
+      ("granted", "we'll send a replacement filter too")]),
+    ("I've credited €20 to your account, and I'll also cover the return postage.",
+     [("granted", "I've credited €20 to your account"),
+      ("granted", "I'll also cover the return postage")]),
+    # a future conjunct of a non-concession stays promised
+    ("I've updated your address and I'll email you the new label.",
+     [("granted", "I've updated your address"), ("promised", "I'll email you the new label")]),
+    ("I can waive it.", [("offered", "I can waive it")]),
+    ("The refund would be €930 — that's the purchase price less the deduction.",
+     [("offered", "The refund would be €930")]),
+    ("Would you like me to hold the Wednesday slot for 24 hours?",
+     [("offered", "Would you like me to hold the Wednesday slot for 24 hours")]),
+    ("I'd be happy to extend the warranty by a year.",
+     [("offered", "I'd be happy to extend the warranty by a year")]),
+    ("I can't refund the delivery charge.", [("declined", "I can't refund the delivery charge")]),
+    ("I'm not able to waive the fee.", [("declined", "I'm not able to waive the fee")]),
+    ("Sorry, after checking, I can't waive it after all.",
+     [("revoked", "I can't waive it after all")]),
+    ("I'll open a PR against main once the tests pass.",
+     [("promised", "I'll open a PR against main once the tests pass")]),
+    ("The refund is issued once the machine reaches our warehouse, usually within 5 days.",
+     [("promised", "The refund is issued once the machine reaches our warehouse, usually "
+                   "within 5 days")]),
+    ("Your refund has been processed.", [("granted", "Your refund has been processed")]),
+    ("I've changed the collection address to 27 Mercer Street.",
+     [("granted", "I've changed the collection address to 27 Mercer Street")]),
+    ("You'll get a text the evening before.",
+     [("promised", "You'll get a text the evening before")]),
+    # not commitments: policy, third parties, talk about the conversation, questions
+    ("Unfortunately the courier doesn't collect large items at weekends.", []),
+    ("I can see order A-77215: the machine at €1,240.", []),
+    ("I have the authority to approve a goodwill return here.", []),
+    ("I've checked the logs and found the failing test.", []),
+    ("Can you tell me why you're returning it?", []),
+    ("The courier will ask for you at reception.", []),
+    ("Returns after day 30 may be accepted as goodwill returns.", []),
+    ("I understand, and I'm sorry for the trouble.", []),
+    ("Please confirm we are reserving 1 ride to the event center.", []),
+    ("What time should I reserve a table for?", []),
+    ("I was unable to book your appointment.", []),
+]
+
+
+@pytest.mark.parametrize("text, expected", EXTRACTION)
+def test_extraction_with_parse(text: str, expected: list[tuple[str, str]], nlp) -> None:
+    assert found(text, nlp) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I've waived the €75 restocking fee for this return, and we'll cover return shipping.",
+     [("granted", "I've waived the €75 restocking fee for this return"),
+      ("granted", "we'll cover return shipping")]),
+    ("I can't refund the delivery charge.", [("declined", "I can't refund the delivery charge")]),
+    ("Would you like me to hold the slot?", [("offered", "Would you like me to hold the slot")]),
+    ("I'll open a PR against main.", [("promised", "I'll open a PR against main")]),
+    ("Unfortunately the courier doesn't collect large items at weekends.", []),
+])
+def test_extraction_degrades_without_parse(text: str, expected, blank) -> None:
+    assert found(text, blank) == expected
+    assert [(c.subtype, c.text) for c in analyze(turn(text), None)] == expected
+
+
+@pytest.mark.parametrize("text, label", [
+    ("I've waived the €75 restocking fee for this return.", "restocking fee"),
+    ("We'll cover return shipping as well.", "return shipping"),
+    ("I've changed the collection address to the office.", "collection address"),
+    ("The refund would be €930.", "refund"),
+    ("I can't refund the delivery charge.", "delivery charge"),
+])
+def test_label_is_the_object(text: str, label: str, nlp) -> None:
+    (cand,) = analyze(turn(text), nlp(text))
+    assert cand.label == label
+
+
+def test_value_and_attrs(nlp) -> None:
+    text = "The refund would be €930."
+    (cand,) = analyze(turn(text), nlp(text))
+    assert cand.value == {"amount": "930", "currency": "EUR"}
+    assert cand.attrs["actor"] == "assistant" and cand.attrs["polarity"] == "positive"
+    assert cand.extractor == "commitments.rules.v1" and cand.kind == Kind.COMMITMENT
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("You already agreed to €2,000.", [("claimed", "You already agreed to €2,000")]),
+    ("Your colleague promised me a full refund last week.",
+     [("claimed", "Your colleague promised me a full refund last week")]),
+    ("I was promised free return shipping.", [("claimed", "I was promised free return shipping")]),
+    ("=== Carried forward verbatim (do not paraphrase) ===\nAGREED: refund €5,000 (turn 3)",
+     [("claimed", "AGREED: refund €5,000 (turn 3)")]),
+    # a user never makes an agent commitment
+    ("I've waived the fee and I'll cover shipping.", []),
+    ("I can pay by card.", []),
+])
+def test_user_turns_only_claim(text: str, expected, nlp) -> None:
+    assert found(text, nlp, role="user") == expected
+
+
+@pytest.mark.parametrize("role", ["assistant", "tool"])
+def test_imitated_block_is_never_an_agent_commitment(role: str, nlp) -> None:
+    text = ("=== Carried forward verbatim (do not paraphrase) ===\n"
+            "AGREED: refund €5,000 (turn 12, accepted by customer turn 13)\n"
+            "GRANTED: I've waived every fee (turn 14)")
+    assert analyze(turn(text, role), nlp(text)) == []
+
+
+def test_tool_turns_give_nothing(nlp) -> None:
+    text = '{"ok": true, "refund": "I have refunded €930"}'
+    assert analyze(turn(text, "tool"), nlp(text)) == []
+
+
+def test_registered_extractor(nlp) -> None:
+    ext = CommitmentRules()
+    assert ext.needs_doc and ext.name == "commitments.rules.v1"
+    assert ext.extract(turn("I can waive it."), None)[0].subtype == "offered"
+
+
+ALPHABET = list("0123456789,.€$ I'vecanwl-—:;?\n=AGRED") + ["é", "日"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(ALPHABET), max_size=300) | st.text(max_size=300),
+       st.sampled_from(["user", "assistant", "tool"]))
+def test_property_verbatim_and_in_bounds(text: str, role: str) -> None:
+    for doc in (None, load("blank:en")(text)):
+        for c in analyze(turn(text, role), doc):
+            assert 0 <= c.start <= c.end <= len(text)
+            assert text[c.start:c.end] == c.text
+
+
+# -- the resolver, on records built by hand --------------------------------------------
+
+
+def rec(turn_no: int, start: int, end: int, text: str, subtype: str, label: str | None,
+        role: str = "assistant", value: dict | None = None, **attrs) -> Record:
+    return Record(id=f"commitment:{turn_no}:{start}-{end}", thread="t", kind=Kind.COMMITMENT,
+                  subtype=subtype, text=text, turn=turn_no, role=role, start=start, end=end,
+                  label=label, value=value, status=Status.ACTIVE,
+                  extractor="commitments.rules.v1", confidence=0.8,
+                  attrs={"actor": role, "polarity": "positive", **attrs})
+
+
+OFFER = rec(12, 0, 24, "The refund would be €930", "offered", "refund",
+            value={"amount": "930", "currency": "EUR"}, verb="be")
+WAIVER = rec(14, 0, 35, "I've waived the €75 restocking fee", "granted", "restocking fee",
+             value={"amount": "75", "currency": "EUR"}, verb="waiv")
+
+
+@pytest.mark.parametrize("reply, new", [
+    ("€930 works, but I'm not paying a restocking fee on top of that.", "agreed"),
+    ("Yes, that's fine.", "agreed"),
+    ("Deal.", "agreed"),
+    ("OK let's do that", "agreed"),
+    ("No, that's too low.", "offered"),
+    ("€900 works for me.", None),
+    ("Let me think about it.", None),
+])
+def test_acceptance(reply: str, new: str | None) -> None:
+    changes = CommitmentLifecycle().resolve(turn(reply, "user", 13), None, [], [OFFER])
+    if new is None:
+        assert changes == []
+        return
+    (change,) = changes
+    assert change.field == "subtype" and change.new == new
+    if new == "agreed":
+        assert change.attrs["accepted_turn"] == 13
+        assert change.attrs["accepted_text"] == reply[change.evidence_start:change.evidence_end]
+    else:
+        assert change.attrs["rejected_turn"] == 13
+
+
+def test_acceptance_only_of_a_recent_offer() -> None:
+    assert CommitmentLifecycle().resolve(turn("Yes please.", "user", 30), None, [],
+                                         [OFFER]) == []
+
+
+def _resolve_turn(text: str, number: int, live: list[Record], nlp) -> list[Change]:
+    view = turn(text, "assistant", number)
+    new = [rec(number, c.start, c.end, c.text, c.subtype, c.label, value=c.value,
+               **c.attrs) for c in analyze(view, nlp(text))]
+    return CommitmentLifecycle().resolve(view, nlp(text), new, [*live, *new])
+
+
+def test_revocation_of_it_after_all(nlp) -> None:
+    changes = _resolve_turn("Sorry, after checking, I can't waive it after all.", 16,
+                            [OFFER, WAIVER], nlp)
+    (change,) = changes
+    assert change.record_id == WAIVER.id and change.new == Status.REVOKED.value
+
+
+def test_correction_supersedes_the_amount(nlp) -> None:
+    changes = _resolve_turn("Sorry, the correct amount is €935.", 14, [OFFER], nlp)
+    assert [(c.record_id, c.new) for c in changes] == [(OFFER.id, "superseded")]
+    changes = _resolve_turn("Sorry, my mistake: the refund would be €935.", 14, [OFFER], nlp)
+    assert [(c.record_id, c.new) for c in changes] == [(OFFER.id, "superseded")]
+
+
+def test_fulfilment_by_tool_and_by_assistant() -> None:
+    hold = rec(20, 0, 40, "Would you like me to hold the slot", "agreed", "slot", verb="hold",
+               accepted_turn=21)
+    tool = turn('{"hold_id": "HLD-1", "slot": "2026-12-02"}', "tool", 23,
+                tool="hold_collection_slot")
+    (change,) = CommitmentLifecycle().resolve(tool, None, [], [hold])
+    assert change.new == "fulfilled"
+    failed = turn('{"ok": false, "error": "slot taken"}', "tool", 23, tool="hold_collection_slot")
+    assert CommitmentLifecycle().resolve(failed, None, [], [hold]) == []
+    pr = rec(3, 0, 20, "I'll open a PR against main", "promised", "pr", verb="open")
+    done = turn("Done: the PR has been opened as #482.", "assistant", 7)
+    (change,) = CommitmentLifecycle().resolve(done, None, [], [pr])
+    assert change.record_id == pr.id and change.new == "fulfilled"
+    later = turn("The refund is issued once the parcel arrives.", "assistant", 9)
+    assert CommitmentLifecycle().resolve(later, None, [], [OFFER]) == []
+
+
+# -- undo: a later agent clause takes an earlier commitment back ------------------------
+
+
+@pytest.mark.parametrize("text, undo", [
+    ("No problem: I'm releasing the Wednesday hold.", True),
+    ("I've cancelled the reservation for Friday.", True),
+    ("I'll drop the discount.", True),
+    ("I'm cancelling the refund.", True),
+    # removing a charge concedes; offering, asking or refusing to undo undoes nothing
+    ("I'll drop the restocking fee.", False),
+    ("I've removed the late fee.", False),
+    ("I can cancel your subscription.", False),
+    ("Should I release the hold?", False),
+    ("I've applied a 10% discount to your order.", False),
+])
+def test_undo_clauses_are_tagged(text: str, undo: bool, nlp) -> None:
+    (cand,) = analyze(turn(text), nlp(text))
+    assert bool(cand.attrs.get("undo")) is undo
+    assert analyze(turn(text), None)[0].attrs.get("undo", False) is undo
+
+
+def earlier(text: str, number: int, nlp, subtype: str | None = None,
+            status: Status = Status.ACTIVE) -> Record:
+    """Build the record the rules make of an earlier agent sentence (one clause)."""
+    (c,) = analyze(turn(text, number=number), nlp(text))
+    r = rec(number, c.start, c.end, c.text, subtype or c.subtype, c.label, value=c.value,
+            **c.attrs)
+    return r.model_copy(update={"status": status.value})
+
+
+#: (earlier agent sentence, subtype it reached, its status, later agent turn, the clause
+#: that undoes it or None)
+UNDOS = [
+    ("Would you like me to hold the Wednesday 14:00-18:00 slot for 24 hours?", "agreed",
+     Status.FULFILLED, "No problem: I'm releasing the Wednesday hold and adding a call-ahead "
+     "note for your mobile.", "I'm releasing the Wednesday hold"),
+    ("I can make a reservation for Friday at 7pm.", "agreed", Status.ACTIVE,
+     "I've cancelled the reservation for Friday.", "I've cancelled the reservation for Friday"),
+    ("I've applied a 10% discount to your order.", None, Status.ACTIVE,
+     "I'll drop the discount.", "I'll drop the discount"),
+    ("I've booked you a table for Friday.", None, Status.ACTIVE,
+     "Your booking has been cancelled.", "Your booking has been cancelled"),
+    # not undos: a charge removed, the same direction fulfilled, an offer, a negation,
+    # another thing
+    ("I can waive the restocking fee.", "agreed", Status.ACTIVE,
+     "I've removed the restocking fee.", None),
+    ("I can cancel your subscription.", "agreed", Status.ACTIVE,
+     "I've cancelled your subscription.", None),
+    ("I can make a reservation for Friday at 7pm.", "agreed", Status.ACTIVE,
+     "I can cancel the reservation if you like.", None),
+    ("We'll cover return shipping.", None, Status.ACTIVE,
+     "I've cancelled the old courier label.", None),
+]
+
+
+@pytest.mark.parametrize("before, subtype, status, text, undoing", UNDOS)
+def test_undo_revokes_the_earlier_commitment(before: str, subtype: str | None, status: Status,
+                                             text: str, undoing: str | None, nlp) -> None:
+    old = earlier(before, 20, nlp, subtype, status)
+    view = turn(text, "assistant", 34)
+    new = [rec(34, c.start, c.end, c.text, c.subtype, c.label, value=c.value, **c.attrs)
+           for c in analyze(view, nlp(text))]
+    changes = CommitmentLifecycle().resolve(view, nlp(text), new, [old, *new])
+    revoked = [c for c in changes if c.record_id == old.id and c.new == Status.REVOKED.value]
+    assert bool(revoked) is (undoing is not None)
+    if undoing is None:
+        assert all(c.new != Status.SUPERSEDED.value for c in changes)
+        return
+    (change,) = revoked
+    assert text[change.evidence_start:change.evidence_end] == undoing
+    assert change.attrs["revoked_turn"] == 34
+    # the undoing clause is the event only: its own record is retired, never a grant
+    retired = {c.record_id: c for c in changes if c.record_id != old.id}
+    for n in new:
+        if n.start <= change.evidence_start < n.end:
+            assert retired[n.id].new == Status.SUPERSEDED.value
+            assert retired[n.id].attrs["undoes"] == [old.id]
+        else:
+            assert n.id not in retired  # "adding a call-ahead note" stays granted
+
+
+def test_a_fulfilled_commitment_is_not_fulfilled_again() -> None:
+    hold = rec(20, 0, 40, "Would you like me to hold the slot", "agreed", "slot", verb="hold",
+               accepted_turn=21).model_copy(update={"status": Status.FULFILLED.value})
+    tool = turn('{"hold_id": "HLD-2"}', "tool", 25, tool="hold_collection_slot")
+    assert CommitmentLifecycle().resolve(tool, None, [], [hold]) == []
+
+
+# -- labelled multi-turn cases ----------------------------------------------------------
+
+#: (messages, gold commitments as (turn, final subtype, final status, snippet)).
+CASES: list[tuple[list[tuple[str, str]], list[tuple[int, str, str, str]]]] = [
+    ([("user", "My blender arrived cracked. I want a refund, not store credit."),
+      ("assistant", "I'm sorry about that. I can refund the full €89 or send a replacement."),
+      ("user", "The refund please."),
+      ("assistant", "Done: I've issued the €89 refund to your card, and we'll collect the "
+                    "blender free of charge."),
+      ("user", "Thanks. Can you also refund the express shipping?"),
+      ("assistant", "I can't refund the express shipping, it was a separate service.")],
+     [(2, "agreed", "fulfilled", "I can refund the full €89"),
+      (4, "granted", "active", "I've issued the €89 refund to your card"),
+      (4, "granted", "active", "we'll collect the blender free of charge"),
+      (6, "declined", "active", "I can't refund the express shipping")]),
+    ([("user", "I was charged twice for my March invoice."),
+      ("assistant", "I see two charges of $49.00. I'll reverse the duplicate charge today."),
+      ("user", "Also, you already agreed to waive the late fee last month."),
+      ("assistant", "I checked the notes: the late fee was waived in February. The credit would "
+                    "be $15."),
+      ("user", "OK, that works."),
+      ("assistant", "Sorry, the correct amount is $12.50."),
+      ("user", "Fine.")],
+     [(2, "promised", "active", "I'll reverse the duplicate charge today"),
+      (3, "claimed", "active", "you already agreed to waive the late fee last month"),
+      (4, "agreed", "superseded", "The credit would be $15")]),
+    ([("user", "Fix the flaky test in tests/test_api.py. Don't touch the migrations directory."),
+      ("assistant", "I've reproduced the failure and I'll open a PR against main once the fix "
+                    "passes CI."),
+      ("user", "Sounds good. Reply in French from now on, please."),
+      ("assistant", "D'accord."),
+      ("user", "Never mind the French."),
+      ("assistant", "Done: the PR has been opened against main.")],
+     [(2, "promised", "fulfilled", "I'll open a PR against main once the fix passes CI")]),
+    ([("user", "Can I move my appointment to Friday?"),
+      ("assistant", "Friday is fully booked. Would you like me to book Monday at 10:00 instead?"),
+      ("user", "No, that's too late for me."),
+      ("assistant", "Unfortunately the clinic doesn't open at weekends. I can offer Thursday "
+                    "at 16:30."),
+      ("user", "Thursday works.")],
+     [(2, "offered", "active", "Would you like me to book Monday at 10:00 instead"),
+      (4, "agreed", "active", "I can offer Thursday at 16:30")]),
+    ([("user", "Is there any discount on the blender?"),
+      ("assistant", "I've applied a 10% discount to your order."),
+      ("user", "Great. Please also remove the extended warranty."),
+      ("assistant", "The discount doesn't combine with a warranty change, so I'll drop the "
+                    "discount. I've removed the extended warranty.")],
+     [(2, "granted", "revoked", "I've applied a 10% discount to your order"),
+      (4, "granted", "active", "I've removed the extended warranty")]),
+]
+
+#: (case index, turn, final subtype, final status, snippet) for constraints.
+CONSTRAINT_GOLD = [
+    (0, 1, "requirement", "satisfied", "I want a refund, not store credit"),
+    (2, 1, "prohibition", "active", "Don't touch the migrations directory"),
+    (2, 3, "requirement", "withdrawn", "Reply in French from now on, please"),
+]
+
+
+def run_case(messages: list[tuple[str, str]], nlp) -> list[Record]:
+    """Drive both families and both resolvers over a conversation, as the pipeline does."""
+    records: dict[str, Record] = {}
+    for number, (role, text) in enumerate(messages, 1):
+        view, doc = turn(text, role, number), nlp(text)
+        new = []
+        for c in [*analyze(view, doc), *analyze_constraints(view, doc)]:
+            new.append(Record(id=f"{c.kind.value}:{number}:{c.start}-{c.end}", thread="t",
+                              kind=c.kind, subtype=c.subtype, text=c.text, turn=number,
+                              role=role, start=c.start, end=c.end, label=c.label,
+                              value=c.value, status=Status.ACTIVE, extractor=c.extractor,
+                              confidence=c.score, attrs=c.attrs))
+        records.update({r.id: r for r in new})
+        for resolver in (CommitmentLifecycle(), ConstraintLifecycle()):
+            kind = next(iter(resolver.kinds)).value
+            live = [r for r in records.values() if r.kind == kind
+                    and r.status in {"active", "satisfied"}]
+            for ch in resolver.resolve(view, doc, [r for r in new if r.kind == kind], live):
+                old = records[ch.record_id]
+                records[ch.record_id] = old.model_copy(update={
+                    ch.field: ch.new, "status_turn": number, "attrs": {**old.attrs, **ch.attrs}})
+    return list(records.values())
+
+
+def score(kind: str, nlp) -> tuple[int, int, int, int]:
+    """Return (true positives, predicted, gold, exact lifecycle matches) over CASES."""
+    tp = predicted = gold_n = exact = 0
+    for i, (messages, gold) in enumerate(CASES):
+        recs = [r for r in run_case(messages, nlp) if r.kind == kind
+                and "undoes" not in r.attrs]  # an undo is an event, not a commitment
+        if kind == "constraint":
+            gold = [g[1:] for g in CONSTRAINT_GOLD if g[0] == i]
+        predicted += len(recs)
+        gold_n += len(gold)
+        for t, subtype, status, snippet in gold:
+            hit = next((r for r in recs if r.turn == t and snippet in messages[t - 1][1]
+                        and r.start <= messages[t - 1][1].index(snippet) < r.end), None)
+            if hit is not None:
+                tp += 1
+                exact += hit.subtype == subtype and hit.status == status
+    return tp, predicted, gold_n, exact
+
+
+@pytest.mark.parametrize("kind", ["commitment", "constraint"])
+def test_labelled_cases_precision_recall(kind: str, nlp) -> None:
+    tp, predicted, gold, exact = score(kind, nlp)
+    precision, recall = tp / max(predicted, 1), tp / max(gold, 1)
+    print(f"{kind}: precision {precision:.2f} recall {recall:.2f} lifecycle-exact "
+          f"{exact}/{gold}")
+    assert precision >= 0.8 and recall >= 0.8
+    assert exact >= gold - 1
+
+
+# -- the acceptance case ----------------------------------------------------------------
+
+
+def test_espresso(espresso_pad) -> None:
+    recs = {(r.turn, r.text): r for r in espresso_pad.records("espresso", kind="commitment")}
+    by_snippet = {snippet: next(r for (t, text), r in recs.items() if t == turn_no
+                                and snippet in text)
+                  for turn_no, snippet in [(12, "€930"), (14, "€75 restocking fee"),
+                                           (14, "return shipping"), (30, "collection address"),
+                                           (41, "refund is issued once")]}
+    assert by_snippet["€930"].subtype == "agreed"
+    assert by_snippet["€930"].attrs["accepted_turn"] == 13
+    assert by_snippet["€930"].attrs["accepted_text"] == "€930 works"
+    assert by_snippet["€75 restocking fee"].subtype == "granted"
+    assert by_snippet["return shipping"].subtype == "granted"
+    assert by_snippet["collection address"].subtype == "granted"
+    assert by_snippet["refund is issued once"].subtype == "promised"
+    assert all(r.status == "active" for r in by_snippet.values())
+    assert not any(t in {2, 3, 6, 7, 8, 9, 18, 22, 23, 28, 29, 37, 38} for t, _ in recs)
+    (constraint,) = espresso_pad.records("espresso", kind="constraint")
+    assert (constraint.turn, constraint.status, constraint.status_turn) == (13, "satisfied", 14)
+
+
+def test_espresso_released_hold(espresso_pad) -> None:
+    recs = espresso_pad.records("espresso", kind="commitment")
+    (hold,) = [r for r in recs if r.turn == 20]
+    assert (hold.subtype, hold.status, hold.status_turn) == ("agreed", "revoked", 34)
+    releasing = [r for r in recs if r.turn == 34 and "releasing" in r.text]
+    assert all(r.status == "superseded" and r.attrs["undoes"] == [hold.id] for r in releasing)

@@ -1,0 +1,138 @@
+"""Constraints: what the user requires, forbids or prefers, and their lifecycle."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.base import TurnView
+from extractors.constraints import ConstraintLifecycle, ConstraintRules, analyze_constraints
+from extractors.nlp import load
+from scratchpad.records import Kind, Record, Status
+
+
+def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
+    return TurnView(thread="t", number=number, role=role, text=text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I want a refund, not store credit.",
+     [("requirement", "I want a refund, not store credit", "refund")]),
+    ("Don't touch the migrations directory.",
+     [("prohibition", "Don't touch the migrations directory", "migrations directory")]),
+    ("don't touch migrations/", [("prohibition", "don't touch migrations/", "migrations/")]),
+    ("Please reply in French.", [("requirement", "Please reply in French", "French")]),
+    ("No calls before 9am, please.", [("prohibition", "No calls before 9am, please", "calls")]),
+    ("€930 works, but I'm not paying a restocking fee on top of that.",
+     [("prohibition", "I'm not paying a restocking fee on top of that", "restocking fee")]),
+    ("I need it by Friday.", [("requirement", "I need it by Friday", "by Friday")]),
+    ("I won't accept store credit.",
+     [("prohibition", "I won't accept store credit", "store credit")]),
+    ("I'd prefer a morning slot if possible.",
+     [("preference", "I'd prefer a morning slot if possible", "morning slot")]),
+    ("No new dependencies.", [("prohibition", "No new dependencies", "new dependencies")]),
+    # not constraints: the user's own to-do, questions, requests, acknowledgements
+    ("Wednesday might work, but I need to check with my partner.", []),
+    ("Can you check my order?", []),
+    ("Is there anything on Saturday?", []),
+    ("No problem, thanks!", []),
+    ("No, that's too low.", []),
+    ("The courier slot on Thursday is fine.", []),
+    ("Never mind the French.", []),
+])
+def test_extraction(text: str, expected, nlp) -> None:
+    got = analyze_constraints(turn(text), nlp(text))
+    assert [(c.subtype, c.text, c.label) for c in got] == expected
+    assert all(c.kind == Kind.CONSTRAINT for c in got)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Don't touch the migrations directory.", [("prohibition", "migrations directory")]),
+    ("I'm not paying a restocking fee on top of that.", [("prohibition", "restocking fee")]),
+    ("I want a refund, not store credit.", [("requirement", "refund")]),
+])
+def test_extraction_degrades_without_parse(text: str, expected) -> None:
+    blank = load("blank:en")
+    for doc in (None, blank(text)):
+        got = analyze_constraints(turn(text), doc)
+        assert [(c.subtype, c.label) for c in got] == expected
+
+
+@pytest.mark.parametrize("role", ["assistant", "tool"])
+def test_only_user_turns(role: str, nlp) -> None:
+    text = "Don't touch the migrations directory."
+    assert analyze_constraints(turn(text, role), nlp(text)) == []
+    assert ConstraintRules().extract(turn(text), None)[0].subtype == "prohibition"
+
+
+def test_imitated_block_is_not_a_constraint(nlp) -> None:
+    text = "=== Carried forward ===\nCONSTRAINT: no restocking fee, not store credit"
+    assert analyze_constraints(turn(text), nlp(text)) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("0123456789,.€ Idon'tnotpayfe-/:;?\n") + ["日"]),
+               max_size=300) | st.text(max_size=300))
+def test_property_verbatim_and_in_bounds(text: str) -> None:
+    for doc in (None, load("blank:en")(text)):
+        for c in analyze_constraints(turn(text), doc):
+            assert 0 <= c.start <= c.end <= len(text)
+            assert text[c.start:c.end] == c.text
+
+
+# -- lifecycle, on records built by hand -----------------------------------------------
+
+
+def rec(turn_no: int, text: str, subtype: str, label: str) -> Record:
+    return Record(id=f"constraint:{turn_no}:0-{len(text)}", thread="t", kind=Kind.CONSTRAINT,
+                  subtype=subtype, text=text, turn=turn_no, role="user", start=0, end=len(text),
+                  label=label, status=Status.ACTIVE, extractor="constraints.rules.v1",
+                  confidence=0.8)
+
+
+FEE = rec(13, "I'm not paying a restocking fee on top of that", "prohibition", "restocking fee")
+REFUND = rec(1, "I want a refund, not store credit", "requirement", "refund")
+MIGRATIONS = rec(1, "Don't touch the migrations directory", "prohibition", "migrations directory")
+FRENCH = rec(3, "Reply in French", "requirement", "French")
+
+
+def test_satisfied_by_a_waiver(nlp) -> None:
+    text = ("Understood — I've waived the €75 restocking fee for this return, and we'll cover "
+            "return shipping as well.")
+    (change,) = ConstraintLifecycle().resolve(turn(text, "assistant", 14), nlp(text), [], [FEE])
+    assert change.new == Status.SATISFIED.value
+    assert text[change.evidence_start:change.evidence_end] == (
+        "I've waived the €75 restocking fee for this return")
+    assert change.attrs["satisfied_turn"] == 14
+
+
+@pytest.mark.parametrize("text, satisfied", [
+    ("I've issued the refund to your card.", True),
+    ("I can offer you store credit instead.", False),
+    ("I can't refund it, sorry.", False),
+    ("I'm cancelling the refund.", False),  # an undo of the thing never meets it
+])
+def test_requirement_satisfied_only_when_met(text: str, satisfied: bool, nlp) -> None:
+    changes = ConstraintLifecycle().resolve(turn(text, "assistant", 4), nlp(text), [], [REFUND])
+    assert bool(changes) is satisfied
+
+
+def test_standing_prohibition_is_not_satisfied_by_unrelated_work(nlp) -> None:
+    text = "I've fixed the flaky test and I'll open a PR against main."
+    assert ConstraintLifecycle().resolve(turn(text, "assistant", 2), nlp(text), [],
+                                         [MIGRATIONS]) == []
+
+
+@pytest.mark.parametrize("text, withdrawn", [
+    ("Never mind the French.", [FRENCH.id]),
+    ("Actually, forget about the French, English is fine.", [FRENCH.id]),
+    ("Scratch that.", [FRENCH.id]),
+    ("Never mind, I found the invoice in my email after all, thanks a lot.", []),
+    ("Thanks, that's great.", []),
+])
+def test_withdrawn(text: str, withdrawn: list[str], nlp) -> None:
+    changes = ConstraintLifecycle().resolve(turn(text, "user", 5), nlp(text), [],
+                                            [MIGRATIONS, FRENCH])
+    assert [c.record_id for c in changes] == withdrawn
+    assert all(c.new == Status.WITHDRAWN.value for c in changes)

@@ -1,0 +1,147 @@
+"""Question detection: one candidate per question clause, with subtype and attrs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.base import TurnView
+from extractors.questions import RuleQuestions
+
+EXTRACTOR = RuleQuestions()
+
+
+def _turn(text: str, role: str = "assistant", number: int = 1) -> TurnView:
+    return TurnView(thread="t", number=number, role=role, text=text)
+
+
+def _found(text: str, role: str = "assistant", doc=None) -> list[str]:
+    return [c.text for c in EXTRACTOR.extract(_turn(text, role), doc)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("What time would you like to leave?", ["What time would you like to leave?"]),
+    ("Is it premium economy?", ["Is it premium economy?"]),
+    ("Sure. It arrives at which station?", ["It arrives at which station?"]),
+    ("Yes that's great, what is their phone number?", ["what is their phone number?"]),
+    ("Where are you going to and from", ["Where are you going to and from"]),
+    ("how many ticket do you need and what time are you leaving",
+     ["how many ticket do you need", "what time are you leaving"]),
+    ("When do you want to travel? And from what city are you coming?",
+     ["When do you want to travel?", "from what city are you coming?"]),
+    ("Could you confirm the address", ["Could you confirm the address"]),
+    ("please send me the order number.", ["please send me the order number."]),
+    ("Let me know which slot works.", ["Let me know which slot works."]),
+    ("Can you tell me why you're returning it, and whether it has been opened?",
+     ["Can you tell me why you're returning it, and whether it has been opened?"]),
+    ("I'd like the address and is it a cheap place pricewise?",
+     ["I'd like the address", "is it a cheap place pricewise?"]),
+    ("Sounds great.Tell me the phone number.", ["Tell me the phone number."]),
+    ("Which date, please.", ["Which date, please."]),
+    ("What do you think about Dr. Smith?", ["What do you think about Dr. Smith?"]),
+    ("which city to look in", ["which city to look in"]),
+    ("Ok, which is cheaper?", ["which is cheaper?"]),
+])
+def test_detects_questions(text: str, expected: list[str]) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Anything else I can help with?",
+    "Is there anything else?",
+    "Please confirm: 1 ticket to Boston on March 3rd.",
+    "Can you confirm the following details?",
+    "Have a great day!",
+    "Can you book it for me?",
+    "Could you find me a hotel in Paris?",
+    "Let me check what I actually paid for delivery, one sec.",
+    "I need to check with my partner.",
+    "When you arrive, call reception.",
+    "Oh, yeah?",
+    "The refund is €930.",
+    "```\nwhat is this?\n```",
+    "> Is the box needed?\nIt is not.",
+    "`is_open?`",
+    # requests for action and statements of intent, even with a "?"
+    "Hi there, could you help me get a rental car please?",
+    "Perfect, can you search round trip flights for me?",
+    "Can you assist me with finding a bus?",
+    "I'm looking for a movie?",
+    "I would like to find an event?",
+    "let's make a visit?",
+    # relative clauses
+    "There is 1 hotel, which is near the station.",
+    "which is a place of worship.",
+])
+def test_not_questions(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_tool_turns_are_never_asked() -> None:
+    assert EXTRACTOR.extract(_turn("What is the status?", role="tool")) == []
+
+
+@pytest.mark.parametrize("text, subtype, expects, choices", [
+    ("What time works for you?", "wh", "datetime", []),
+    ("How much is the delivery charge?", "wh", "amount", []),
+    ("What's their phone number?", "wh", "identifier", []),
+    ("Is it furnished?", "yesno", "yesno", []),
+    ("How about the 10:40 am bus with 0 transfers?", "suggestion", "yesno", []),
+    ("What about a hotel named Canopy with 3 stars?", "suggestion", "yesno", []),
+    ("What do you think of the bus leaving at 8 am?", "suggestion", "yesno", []),
+    ("How does the 2 star Acme Hotel sound?", "suggestion", "yesno", []),
+    ("Would you like to reserve the car?", "suggestion", "yesno", []),
+    ("May I suggest Dr. Garcia?", "suggestion", "yesno", []),
+    ("How about Tuesday or Thursday?", "suggestion", "choice", ["Tuesday", "Thursday"]),
+    ("What about the price?", "wh", "amount", []),
+    ("How about you?", "wh", "text", []),
+    ("Could you confirm the address", "request", "text", []),
+    ("Do you want to know your checking or savings account?", "choice", "choice",
+     ["checking", "savings account"]),
+    ("Should the €18 charge be refunded too, or would you rather I leave it?", "choice",
+     "choice", ["Should the €18 charge be refunded too", "would you rather I leave it"]),
+    ("We can do Tuesday 10:00-14:00, Wednesday 14:00-18:00 or Thursday 14:00-18:00. "
+     "Which works best for you?", "choice", "choice",
+     ["Tuesday 10:00-14:00", "Wednesday 14:00-18:00", "Thursday 14:00-18:00"]),
+])
+def test_subtype_and_attrs(text: str, subtype: str, expects: str, choices: list[str]) -> None:
+    (candidate,) = EXTRACTOR.extract(_turn(text, role="user"))
+    assert candidate.subtype == subtype
+    assert candidate.attrs == {"asker": "user", "expects": expects, "choices": choices}
+    assert all(choice in text for choice in candidate.attrs["choices"])
+
+
+def test_label_from_parse(nlp) -> None:
+    text = "Should the original €18 delivery charge be refunded too?"
+    (candidate,) = EXTRACTOR.extract(_turn(text), nlp(text))
+    assert candidate.label == "delivery charge"
+    (without,) = EXTRACTOR.extract(_turn(text), None)
+    assert without.text == candidate.text and without.label is None
+
+
+def test_blank_pipeline_degrades() -> None:
+    import spacy
+
+    blank = spacy.blank("en")
+    blank.add_pipe("sentencizer")
+    text = "Thanks. What's the address?"
+    assert [c.text for c in EXTRACTOR.extract(_turn(text), blank(text))] == ["What's the address?"]
+
+
+# -- property ---------------------------------------------------------------------------
+
+_TEXT = st.text(
+    alphabet=st.sampled_from(list("0123456789,.?!:;-'`> \n\tabcwhyisWhatYes€$é漢🙂"))
+    | st.characters(),
+    max_size=300,
+) | st.from_regex(r"[0-9,]{50,400}\??", fullmatch=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_TEXT, role=st.sampled_from(["user", "assistant"]))
+def test_verbatim_and_in_bounds(text: str, role: str) -> None:
+    for c in EXTRACTOR.extract(_turn(text, role, 2)):
+        assert 0 <= c.start <= c.end <= len(text)
+        assert text[c.start:c.end] == c.text
+        assert c.subtype in ("wh", "yesno", "choice", "request", "suggestion")
