@@ -28,6 +28,7 @@ _SHIPPED = (
     "extractors.datetimes",
     "extractors.entities",
     "extractors.commitments",
+    "extractors.commitment_lifecycle",
     "extractors.constraints",
     "extractors.questions",
     "extractors.answers",

@@ -339,3 +339,10 @@ class RegexAmounts:
                 )
                 found.append((start, end, pat.score, order, cand))
         return _select(found)
+
+
+def money_value(text: str) -> dict[str, str | None] | None:
+    """Return the value of the one money amount in ``text``; None if none or several."""
+    view = TurnView(thread="-", number=1, role="assistant", text=text)
+    money = [c for c in RegexAmounts().extract(view) if c.subtype == "money"]
+    return money[0].value if len(money) == 1 else None

@@ -2,8 +2,8 @@
 
 The regex extractors cover the common shapes; this one proposes what they miss, with
 a low score so that an overlapping regex candidate wins the merge (which then names
-both extractors in the record's ``attrs["extractors"]``). It reads the shared ``Doc`` and returns nothing when
-there is no Doc or the pipeline has no NER (a blank pipeline).
+both extractors in the record's ``attrs["extractors"]``). It reads the shared ``Doc``
+and returns nothing when there is no Doc or the pipeline has no NER (a blank pipeline).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extractors.base import Change, TurnView
-from extractors.commitments import CommitmentLifecycle, CommitmentRules, analyze
+from extractors.commitment_lifecycle import CommitmentLifecycle
+from extractors.commitments import CommitmentRules, analyze
 from extractors.constraints import ConstraintLifecycle, analyze_constraints
 from extractors.nlp import load
 from scratchpad.records import Kind, Record, Status

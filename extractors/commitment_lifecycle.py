@@ -1,0 +1,252 @@
+"""The commitment lifecycle: offers accepted, values corrected, commitments revoked,
+undone or fulfilled by later turns (resolver ``commitments.lifecycle.v1``).
+
+See :mod:`extractors.commitments` for what each subtype means and the undo decisions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import regex
+
+from extractors.amounts import money_value
+from extractors.base import Change, TurnView, register_resolver
+from extractors.clauses import TIMEOUT, clauses, read, stem
+from extractors.commitments import (
+    CONDITION_CUE,
+    RESOLVER,
+    UNDO_STEMS,
+    carried_lines,
+    undo_head,
+)
+from scratchpad.records import Kind, Record, Status
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+
+ACCEPT = regex.compile(
+    r"^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|deal|agreed|fine|great|perfect|sounds\s+good|"
+    r"that\s+(?:works|would\s+be\s+great|is\s+fine|'s\s+fine|’s\s+fine|sounds\s+good)|"
+    r"(?:let['’]?s|please)\s+do\s+(?:that|it)|go\s+ahead|please\s+do|i\s+accept|"
+    r"i['’]ll\s+take\s+it|that['’]s\s+(?:fine|great|perfect|good|ok(?:ay)?))\b"
+    r"|^\W*[^,;.!?]{1,40}?\s(?:works|is\s+fine|is\s+ok(?:ay)?|sounds\s+good|is\s+acceptable)\b",
+    regex.IGNORECASE,
+)
+REJECT = regex.compile(
+    r"^\W*(?:no|nope|not|that['’]s\s+not|i\s+can['’]?t\s+accept|i\s+don['’]?t\s+accept|"
+    r"i['’]d\s+rather\s+not)\b|\btoo\s+(?:low|high|little|much)\b|\bnot\s+enough\b",
+    regex.IGNORECASE,
+)
+CHOOSE = regex.compile(r"\b(?:please|I['’]ll\s+take|I['’]d\s+like|I\s+(?:choose|prefer|want)|"
+                       r"let['’]?s\s+go\s+with|go\s+with)\b", regex.IGNORECASE)
+CORRECTION = regex.compile(
+    r"\b(?:correction|the\s+correct\s+(?:amount|figure|price|total)|i\s+made\s+a\s+mistake|"
+    r"my\s+mistake|i\s+meant|should\s+have\s+said|actually\s+it['’]?s|sorry,\s+(?:it['’]?s|"
+    r"that\s+should\s+be))\b",
+    regex.IGNORECASE,
+)
+DONE = regex.compile(
+    r"^\W*(?:done|all\s+set|completed?|sorted)\b|\b(?:has|have)\s+(?:now\s+)?been\s+\w+ed\b|"
+    r"\b(?:I|we)\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?\w+|\bis\s+now\s+\w+ed\b|"
+    r"\b(?:is|are)\s+(?:held|booked|issued|processed|sent|done|confirmed|reserved)\b",
+    regex.IGNORECASE,
+)
+TOOL_FAILURE = regex.compile(r"\b(?:error|fail(?:ed|ure)?|denied|invalid|not\s+found)\b|"
+                             r"\"ok\"\s*:\s*false|\"success\"\s*:\s*false", regex.IGNORECASE)
+_PENDING = {"offered", "agreed", "promised"}
+_UNDOABLE = {"offered", "agreed", "granted", "promised"}
+ACCEPT_WINDOW = 3
+
+
+def _words(label: str | None) -> set[str]:
+    return {stem(w) for w in regex.findall(r"\w+", label or "")} - {""}
+
+
+def _about_same(a: Record, b: Record) -> bool:
+    if a.label and b.label:
+        return bool(_words(a.label) & _words(b.label))
+    return a.attrs.get("verb") == b.attrs.get("verb") and bool(a.attrs.get("verb"))
+
+
+def _undone_by(r: Record, head: str) -> bool:
+    """Return whether undoing ``head`` takes ``r`` back: a word of its label, or its verb
+    or a noun made from it ("hold" ~ hold, "booking" ~ book, "reservation" ~ reserv)."""
+    verb = str(r.attrs.get("verb") or "")
+    return head in _words(r.label) or (len(verb) >= 4 and head.startswith(verb))
+
+
+def _first_clause(text: str) -> tuple[int, int]:
+    m = regex.search(r"[^,;.!?\n]+", text, timeout=TIMEOUT)
+    if not m:
+        return 0, 0
+    a, b = m.span()
+    while a < b and text[a].isspace():
+        a += 1
+    return a, b
+
+
+@register_resolver(RESOLVER)
+class CommitmentLifecycle:
+    """Move commitments: offered -> agreed, superseded, revoked, fulfilled."""
+
+    name = RESOLVER
+    kinds = frozenset({Kind.COMMITMENT})
+
+    def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
+                live: list[Record]) -> list[Change]:
+        """Return the lifecycle changes ``turn`` causes to live commitments.
+
+        ``live`` may hold fulfilled commitments too: only an undo moves those.
+        """
+        new_ids = {r.id for r in new}
+        earlier = [r for r in live if r.id not in new_ids and r.turn < turn.number]
+        older = [r for r in earlier if r.status != Status.FULFILLED.value]
+        changes: list[Change] = []
+        if turn.role == "user":
+            changes += self._acceptance(turn, older)
+        if turn.role == "assistant":
+            changes += self._undos(turn, doc, new, earlier)
+            touched = {c.record_id for c in changes}
+            new = [n for n in new if n.id not in touched]
+            older = [r for r in older if r.id not in touched]
+            changes += self._revocations(turn, new, older)
+            changes += self._corrections(turn, new, older)
+        if turn.role in {"assistant", "tool"}:
+            touched = {c.record_id for c in changes}
+            changes += self._fulfilment(turn, [r for r in older if r.id not in touched])
+        return changes
+
+    def _acceptance(self, turn: TurnView, older: list[Record]) -> list[Change]:
+        offers = [r for r in older if r.subtype == "offered" and r.role == "assistant"
+                  and turn.number - r.turn <= ACCEPT_WINDOW]
+        if not offers:
+            return []
+        last = max(r.turn for r in offers)
+        offers = [r for r in offers if r.turn == last]
+        a, b = _first_clause(turn.text)
+        first = turn.text[a:b]
+        named = money_value(first)
+        words = {stem(w) for w in regex.findall(r"\w+", first)}
+        chosen = [r for r in offers if _words(r.label) and _words(r.label) <= words]
+        choosing = bool(chosen) and bool(CHOOSE.search(first, timeout=TIMEOUT))
+        if not choosing and (REJECT.search(first, timeout=TIMEOUT)
+                             or not ACCEPT.search(first, timeout=TIMEOUT)):
+            if REJECT.search(first, timeout=TIMEOUT):
+                return [Change(record_id=r.id, field="subtype", new="offered",
+                               evidence_start=a, evidence_end=b, note="rejected",
+                               attrs={"rejected_turn": turn.number, "rejected_text": first})
+                        for r in offers]
+            return []
+        out = []
+        for r in offers:
+            if chosen and r not in chosen:
+                continue
+            if named and r.value and r.value.get("amount") != named["amount"]:
+                continue
+            out.append(Change(record_id=r.id, field="subtype", new="agreed",
+                              evidence_start=a, evidence_end=b, note="accepted",
+                              attrs={"accepted_turn": turn.number, "accepted_text": first}))
+        return out
+
+    def _undos(self, turn: TurnView, doc: Doc | None, new: list[Record],
+               earlier: list[Record]) -> list[Change]:
+        """Revoke what an undo clause of ``turn`` takes back; retire the clause's record."""
+        pool = [r for r in earlier if r.role == "assistant" and r.subtype in _UNDOABLE
+                and r.attrs.get("verb") not in UNDO_STEMS and not r.attrs.get("undo")]
+        if not pool:
+            return []
+        if doc is not None and doc.text != turn.text[: len(doc.text)]:
+            doc = None
+        skip = [m.span() for m in carried_lines(turn.text)]
+        out: list[Change] = []
+        for clause, f in read(turn.text, doc, skip):
+            head = undo_head(f, clause.question)
+            done = {c.record_id for c in out}
+            hits = [r for r in pool if head and r.id not in done and _undone_by(r, head)]
+            if not hits:
+                continue
+            ids = [r.id for r in hits]
+            for r in hits:
+                out.append(Change.status(r, Status.REVOKED, turn, clause.start, clause.end,
+                                         note=f"undone turn {turn.number}",
+                                         revoked_turn=turn.number))
+            for n in new:
+                if n.start < clause.end and clause.start < n.end and n.id not in done:
+                    out.append(Change.status(n, Status.SUPERSEDED, turn, clause.start,
+                                             clause.end, note="an undo, not a commitment",
+                                             undoes=ids))
+        return out
+
+    def _revocations(self, turn: TurnView, new: list[Record], older: list[Record]
+                     ) -> list[Change]:
+        out = []
+        for n in new:
+            if n.subtype not in {"revoked", "declined"}:
+                continue
+            pool = [r for r in older if r.subtype in {"offered", "agreed", "granted",
+                                                      "promised"} and r.role == "assistant"]
+            same = [r for r in pool if _about_same(r, n)]
+            if not same and n.subtype == "revoked" and pool:
+                same = [pool[-1]]  # "I can't waive it after all": the latest one
+            for r in same:
+                out.append(Change.status(r, Status.REVOKED, turn, n.start, n.end,
+                                         note=f"{n.subtype} turn {turn.number}"))
+        return out
+
+    def _corrections(self, turn: TurnView, new: list[Record], older: list[Record]
+                     ) -> list[Change]:
+        out = []
+        correcting = CORRECTION.search(turn.text, timeout=TIMEOUT)
+        for n in new:
+            if n.subtype in {"revoked", "declined", "claimed"}:
+                continue
+            for r in older:
+                if r.role != "assistant" or not _about_same(r, n):
+                    continue
+                differs = bool(r.value and n.value and r.value != n.value)
+                if differs or (correcting and r.value):
+                    out.append(Change.status(r, Status.SUPERSEDED, turn, n.start, n.end,
+                                             note="corrected" if correcting else "replaced",
+                                             superseded_by=n.id))
+        if correcting and not out:  # "sorry, the correct amount is €135": no new clause
+            m = money_value(turn.text[correcting.start():])
+            if m:
+                for r in reversed(older):
+                    if r.role == "assistant" and r.value and r.value != m:
+                        out.append(Change.status(r, Status.SUPERSEDED, turn,
+                                                 correcting.start(), correcting.end(),
+                                                 note="corrected", corrected_value=m))
+                        break
+        return out
+
+    def _fulfilment(self, turn: TurnView, older: list[Record]) -> list[Change]:
+        pending = [r for r in older if r.subtype in _PENDING and r.role == "assistant"
+                   and (r.subtype != "offered" or r.attrs.get("accepted_turn"))]
+        if not pending:
+            return []
+        out = []
+        if turn.role == "tool":
+            if TOOL_FAILURE.search(turn.text, timeout=TIMEOUT):
+                return []
+            keys = {stem(w) for w in regex.split(r"[_\W]+", turn.tool_name or "") if w}
+            for r in pending:
+                if keys & (_words(r.label) | {r.attrs.get("verb", "")}):
+                    out.append(Change.status(r, Status.FULFILLED, turn, 0, len(turn.text),
+                                             note=f"tool {turn.tool_name}"))
+            return out
+        for clause in clauses(turn.text):
+            ctext = turn.text[clause.start:clause.end]
+            if clause.question or not DONE.search(ctext, timeout=TIMEOUT):
+                continue
+            if CONDITION_CUE.search(ctext, timeout=TIMEOUT) and "once" in ctext.lower():
+                continue
+            words = {stem(w) for w in regex.findall(r"\w+", ctext)}
+            for r in pending:
+                if r.id in {c.record_id for c in out}:
+                    continue
+                if _words(r.label) and _words(r.label) <= words:
+                    out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
+                                             clause.end, note="done"))
+        return out
