@@ -11,16 +11,21 @@ from tests.conftest import DATA
 
 pytestmark = pytest.mark.slow
 
+# Measured at the last raise: amount 0.9963, identifier 1.0, datetime 1.0, any 0.9991,
+# question status 0.9939, open F1 0.9944, unmatched values 0.0201 per turn. The issue's
+# targets (0.97 / 0.95 / 0.90 / 0.92 / 0.90) are checked on held-out dialogues too.
 FLOORS = {
-    "recall_amount": 0.97,
-    "recall_identifier": 0.95,
-    "recall_datetime": 0.90,
-    "recall_any_value": 0.97,
-    "question_status_accuracy": 0.92,
-    "open_f1": 0.90,
+    "recall_amount": 0.99,
+    "recall_identifier": 0.99,
+    "recall_datetime": 0.99,
+    "recall_any_value": 0.99,
+    "question_status_accuracy": 0.98,
+    "question_detection_rate": 0.98,
+    "open_f1": 0.98,
 }
 CEILINGS = {
-    "unmatched_values_per_turn": 0.05,
+    "unmatched_values_per_turn": 0.03,
+    "records_per_turn": 0.80,
 }
 
 
