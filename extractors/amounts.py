@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors import spans
-from extractors.base import Candidate, TurnView, register
+from extractors.base import Candidate, TurnView, find_all, register
 from scratchpad.records import Kind, Money
 
 if TYPE_CHECKING:
@@ -320,12 +320,8 @@ class RegexAmounts:
         text = turn.text
         found: list[tuple[int, int, float, int, Candidate]] = []
         for order, pat in enumerate(self.patterns):
-            try:
-                matches = list(pat.pattern.finditer(text, timeout=TIMEOUT))
-            except TimeoutError:
-                log.warning("pattern %r timed out on turn %s", pat.name, turn.number)
-                continue
-            for m in matches:
+            for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name,
+                              where=f"turn {turn.number}"):
                 start, end = m.span(pat.span_group)
                 attrs: dict[str, str] = {}
                 per = _PER.match(text, end)

@@ -17,6 +17,7 @@ Register an extractor with :func:`register`::
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from importlib.metadata import entry_points
@@ -29,6 +30,8 @@ from scratchpad.records import Kind, Record, Role, Status
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
+
+log = logging.getLogger(__name__)
 
 #: Entry-point group through which other distributions can add extractors.
 ENTRY_POINT_GROUP = "scratchpad.extractors"
@@ -136,6 +139,18 @@ class Resolver(Protocol):
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]: ...
+
+
+def find_all(pattern: Any, text: str, *, timeout: float, name: str,
+             where: str = "") -> list[Any]:
+    """Return every match of a compiled ``regex`` pattern, or none (with a warning) if
+    it hits ``timeout``: one slow pattern costs its own matches, never the turn."""
+    try:
+        return list(pattern.finditer(text, timeout=timeout))
+    except TimeoutError:
+        log.warning("pattern %r timed out%s (%d characters)", name,
+                    f" on {where}" if where else "", len(text))
+        return []
 
 
 _REGISTRY: dict[str, Callable[[], Extractor]] = {}

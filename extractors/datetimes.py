@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import regex
 
 from extractors import spans
-from extractors.base import Candidate, TurnView, register
+from extractors.base import Candidate, TurnView, find_all, register
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -512,12 +512,7 @@ class RegexDatetimes:
         """Return the non-overlapping atoms of ``text``, longest first on conflicts."""
         atoms: list[Atom] = []
         for pat in self.patterns:
-            try:
-                matches = list(pat.pattern.finditer(text, timeout=TIMEOUT))
-            except TimeoutError:
-                log.warning("pattern %r timed out", pat.name)
-                continue
-            for m in matches:
+            for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name):
                 atom = Atom(m.start(), m.end(), pat.role, pat.score, pat.name, _info(m, pat.role))
                 if _valid(atom):
                     atoms.append(atom)

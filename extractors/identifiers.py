@@ -17,7 +17,7 @@ import phonenumbers
 import regex
 
 from extractors import spans
-from extractors.base import Candidate, TurnView, register
+from extractors.base import Candidate, TurnView, find_all, register
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -245,12 +245,8 @@ class RegexIdentifiers:
         text = turn.text
         found: list[_Found] = []
         for order, pat in enumerate(self.patterns):
-            try:
-                matches = list(pat.pattern.finditer(text, timeout=TIMEOUT))
-            except TimeoutError:
-                log.warning("pattern %r timed out on turn %s", pat.name, turn.number)
-                continue
-            for m in matches:
+            for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name,
+                              where=f"turn {turn.number}"):
                 item = self._accept(text, m, pat, order)
                 if item is not None:
                     found.append(item)

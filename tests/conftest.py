@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
 
 from scratchpad import Scratchpad
 
@@ -13,6 +14,14 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 DATA = Path(__file__).resolve().parent / "data"
+
+
+#: Arbitrary text that leans on question and number punctuation, for property tests.
+QUESTION_TEXT = st.text(
+    alphabet=st.sampled_from(list("0123456789,.?!:;-'`> \n\tabcwhyisWhatYes€$é漢🙂"))
+    | st.characters(),
+    max_size=300,
+) | st.from_regex(r"[0-9,]{50,400}\??", fullmatch=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -10,6 +10,7 @@ from extractors.answers import AnswerLinker
 from extractors.base import Change, TurnView
 from extractors.questions import RuleQuestions
 from scratchpad.records import Kind, Record, Status
+from tests.conftest import QUESTION_TEXT
 
 EXTRACTOR = RuleQuestions()
 LINKER = AnswerLinker()
@@ -236,15 +237,10 @@ def test_information_question_is_not_settled_by_a_counter_question() -> None:
 
 # -- property ---------------------------------------------------------------------------
 
-_TEXT = st.text(
-    alphabet=st.sampled_from(list("0123456789,.?!:;-'`> \n\tabcwhyisWhatYes€$é漢🙂"))
-    | st.characters(),
-    max_size=300,
-) | st.from_regex(r"[0-9,]{50,400}\??", fullmatch=True)
 
 
 @settings(max_examples=200, deadline=None)
-@given(text=_TEXT, role=st.sampled_from(["user", "assistant", "tool"]),
+@given(text=QUESTION_TEXT, role=st.sampled_from(["user", "assistant", "tool"]),
        subtype=st.sampled_from(["wh", "yesno", "choice", "suggestion"]),
        direct=st.booleans())
 def test_evidence_in_bounds(text: str, role: str, subtype: str, direct: bool) -> None:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from extractors.base import TurnView
 from extractors.questions import RuleQuestions
+from tests.conftest import QUESTION_TEXT
 
 EXTRACTOR = RuleQuestions()
 
@@ -131,15 +132,10 @@ def test_blank_pipeline_degrades() -> None:
 
 # -- property ---------------------------------------------------------------------------
 
-_TEXT = st.text(
-    alphabet=st.sampled_from(list("0123456789,.?!:;-'`> \n\tabcwhyisWhatYes€$é漢🙂"))
-    | st.characters(),
-    max_size=300,
-) | st.from_regex(r"[0-9,]{50,400}\??", fullmatch=True)
 
 
 @settings(max_examples=200, deadline=None)
-@given(text=_TEXT, role=st.sampled_from(["user", "assistant"]))
+@given(text=QUESTION_TEXT, role=st.sampled_from(["user", "assistant"]))
 def test_verbatim_and_in_bounds(text: str, role: str) -> None:
     for c in EXTRACTOR.extract(_turn(text, role, 2)):
         assert 0 <= c.start <= c.end <= len(text)
