@@ -52,6 +52,9 @@ class TurnView(BaseModel):
     #: (tool-call-only turns do not count): lets resolvers tell a direct reply from a
     #: later one without reading the transcript.
     previous_by_role: dict[str, int] = Field(default_factory=dict)
+    #: The date relative expressions ("tomorrow", "next Thursday") resolve against: the
+    #: caller's reference date, else the turn's own timestamp, else None (unresolved).
+    reference: datetime | None = None
 
 
 class Candidate(BaseModel):

@@ -55,12 +55,23 @@ def model_option(fn: F) -> F:
     )(fn)
 
 
+def reference_option(fn: F) -> F:
+    return click.option(
+        "--reference-date", "reference_date", type=click.DateTime(["%Y-%m-%d",
+                                                                   "%Y-%m-%dT%H:%M:%S"]),
+        default=None,
+        help="Resolve relative dates against this date (default: each message's timestamp).",
+    )(fn)
+
+
 def _names(value: str | None) -> list[str] | None:
     return [n.strip() for n in value.split(",") if n.strip()] if value else None
 
 
-def _open_pad(db_path: str, extractors: str | None = None, model: str | None = None) -> Scratchpad:
-    return Scratchpad(db_path, extractors=_names(extractors), model=model)
+def _open_pad(db_path: str, extractors: str | None = None, model: str | None = None,
+              reference_date: datetime | None = None) -> Scratchpad:
+    return Scratchpad(db_path, extractors=_names(extractors), model=model,
+                      reference_date=reference_date)
 
 
 def _read_pad(db_path: str) -> Scratchpad:
@@ -98,9 +109,10 @@ def cli() -> None:
 @db_option
 @extractors_option
 @model_option
+@reference_option
 @_handle_errors
 def ingest(file: str, thread: str, rebuild: bool, db_path: str, extractors: str | None,
-           model: str | None) -> None:
+           model: str | None, reference_date: datetime | None) -> None:
     """Store and extract the new turns of a conversation (JSONL or a JSON list).
 
     Re-running with the same (or a longer) conversation adds only the new turns.
@@ -110,7 +122,7 @@ def ingest(file: str, thread: str, rebuild: bool, db_path: str, extractors: str 
         scratchpad ingest examples/espresso.jsonl --thread espresso
     """
     messages = read_messages(file)
-    with _open_pad(db_path, extractors, model) as pad:
+    with _open_pad(db_path, extractors, model, reference_date) as pad:
         result = pad.ingest(thread, messages, rebuild=rebuild)
     if result.skipped:
         click.echo(f"thread {thread}: nothing new ({len(messages)} messages already stored)")

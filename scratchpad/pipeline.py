@@ -13,6 +13,7 @@ import hashlib
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,7 @@ class Scratchpad:
         extractors: Sequence[str] | None = None,
         model: str | None = None,
         encoding: str | None = None,
+        reference_date: datetime | None = None,
     ):
         self.store = Store(path)
         names = list(extractors) if extractors is not None else extractor_registry.available()
@@ -82,6 +84,7 @@ class Scratchpad:
         self.extractors: list[Extractor] = extractor_registry.create(names)
         self.resolvers: list[Resolver] = extractor_registry.resolvers()
         self._model = model
+        self._reference = reference_date
         self._encoding = encoding
         self._needs_doc = any(e.needs_doc for e in self.extractors)
         self._resolved_kinds = frozenset(k.value for r in self.resolvers for k in r.kinds)
@@ -143,6 +146,7 @@ class Scratchpad:
                 timestamp=m.timestamp,
                 tool_name=tool_names.get(m.tool_call_id or ""),
                 previous_by_role=dict(spoke),
+                reference=self._reference or m.timestamp,
             ))
             if m.text.strip():
                 spoke[m.role] = first + i + 1
