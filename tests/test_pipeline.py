@@ -59,3 +59,30 @@ def test_property_every_record_is_verbatim(turns):
             assert 0 <= rec.start <= rec.end <= len(content)
             assert content[rec.start:rec.end] == rec.text
         pad.render("p")
+
+
+def test_reference_date_comes_from_caller_then_timestamp():
+    from datetime import datetime
+
+    seen = {}
+
+    def spy(pad):
+        original = pad._process
+
+        def wrapped(view, doc, live):
+            seen[view.number] = view.reference
+            return original(view, doc, live)
+
+        pad._process = wrapped
+
+    messages = [{"role": "user", "content": "Can you collect it tomorrow?",
+                 "timestamp": "2026-11-29T10:00:00+00:00"},
+                {"role": "assistant", "content": "Yes, tomorrow works."}]
+    with Scratchpad(":memory:") as pad:
+        spy(pad)
+        pad.ingest("t", messages)
+    assert seen[1] == datetime.fromisoformat("2026-11-29T10:00:00+00:00") and seen[2] is None
+    with Scratchpad(":memory:", reference_date=datetime(2026, 12, 1)) as pad:
+        spy(pad)
+        pad.ingest("t", messages)
+    assert seen == {1: datetime(2026, 12, 1), 2: datetime(2026, 12, 1)}
