@@ -1,10 +1,12 @@
-"""Identifiers: reference codes, numbers with a context word, phones, emails, URLs, paths.
+"""Identifiers: reference codes, phones, emails, URLs, paths, hosts, IBANs, commands, ...
 
-Named, scored patterns plus a small extractor class. Each pattern has a normalizer
-(``value = {"normalized": ...}``): phones go to E.164 through ``phonenumbers`` when the
-number carries or implies its country, codes are upper-cased, emails lower-cased.
-A bare number is an identifier only next to a word that says so ("order 4921",
-"#4921", "call 20 7071 5029"); years, prices and clock times never are.
+The patterns are data (:mod:`extractors.id_patterns`, plus the user patterns added
+through :mod:`extractors.custom`); this module is the small class that runs them and
+the per-family checks. Every candidate has ``value = {"normalized": ...}``: phones go
+to E.164 through ``phonenumbers`` when the number carries or implies its country, codes
+are upper-cased, emails lower-cased, IBANs compacted. A bare number is an identifier
+only next to a word that says so ("order 4921", "#4921", "call 20 7071 5029"); years,
+prices, clock times and counts never are.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import regex
 
 from extractors import spans
 from extractors.base import Candidate, TurnView, find_all, register
+from extractors.id_patterns import PATTERNS, TOOLS, IdPattern, all_patterns
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -67,86 +70,29 @@ _PHONE_CONTEXT_STRICT = regex.compile(
     r"\b\W{0,3}(?:\w+\W{1,3}){0,4}$"
 )
 
-_ID_CONTEXT = (
-    r"(?P<ctx>(?i:order|booking|reservation|confirmation|invoice|ticket|case|account|"
-    r"tracking|claim|hold|policy|membership|member|customer|transaction|issue|PR|"
-    r"pull\ request|reference|ref|receipt|shipment|parcel|return|RMA|job|request|"
-    r"incident|loan|contract|subscription|application|voucher|quote))"
-)
-
-_FILE_EXT = (
-    r"py|pyi|ipynb|js|mjs|ts|tsx|jsx|json|jsonl|md|rst|txt|yaml|yml|toml|cfg|ini|conf|sql|"
-    r"sh|bash|rs|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|html|css|scss|xml|csv|tsv|lock|env|"
-    r"log|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|tgz|whl|db|sqlite|parquet"
-)
-
-
-@dataclass(frozen=True)
-class IdPattern:
-    """One named, scored identifier pattern; ``family`` selects its normalizer."""
-
-    name: str
-    pattern: regex.Pattern[str]
-    score: float
-    family: str
-
-
-def _c(body: str) -> regex.Pattern[str]:
-    return regex.compile(body, regex.VERBOSE | regex.V0)
-
-
-PATTERNS: tuple[IdPattern, ...] = (
-    IdPattern("email", _c(
-        r"(?<![\w.+%-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}"
-        r"\.[A-Za-z]{2,24}(?![\w-])"), 0.95, "email"),
-    IdPattern("url", _c(
-        r"(?<![\w@/.])(?:(?i:https?|ftp)://|www\.)[^\s<>\"'`{}|\\^]{2,2000}"), 0.95, "url"),
-    IdPattern("uuid", _c(
-        r"(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-        r"(?![\w-])"), 0.9, "code"),
-    IdPattern("phone_international", _c(
-        r"(?<![\w+])\+\d{1,3}(?:[\ .-]?\(\d{1,4}\))?(?:[\ .-]\d{1,5}){1,6}(?![\d])"
-        r"|(?<![\w+])\+\d{7,15}(?![\d])"), 0.95, "phone"),
-    IdPattern("phone_nanp", _c(
-        r"(?<![\w+,/-])(?<!\d\.)(?:1[\ .-])?(?:\(\d{3}\)\ ?|\d{3}[\ .-])\d{3}[\ .-]\d{4}"
-        r"(?![\w]|[.,-]\d)"),
-        0.9, "phone"),
-    IdPattern("phone_national", _c(
-        r"(?<![\w+.,:/$€£-])(?:\(?0?\d{1,4}\)?(?:[\ .-]\d{2,4}){2,5}|\d{8,12})"
-        r"(?![\w]|[.,:/-]\d)"), 0.7, "phone_context"),
-    IdPattern("code", _c(
-        r"(?<![\w-])(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]{0,9}(?:-[A-Z0-9]{1,12}){1,4}(?![\w-])"),
-        0.85, "code"),
-    IdPattern("alnum_code", _c(
-        r"(?<![\w#-])(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5,24}(?![\w-])"), 0.75, "code"),
-    IdPattern("hash_number", _c(
-        r"(?<![\w#&])\#(?:\d{2,12}|(?=[A-Z-]*\d)[A-Z0-9][A-Z0-9-]{2,20})(?![\w-])"), 0.85,
-        "code"),
-    IdPattern("context_number", _c(
-        _ID_CONTEXT + r"\ ?(?:(?i:number|no\.?|num|id|code)\ ?)?[:#]?\ ?"
-        r"(?P<id>\d{3,16}(?:[-/]\d{1,10}){0,3})(?![\w]|[.,:-]\d)"), 0.8, "code"),
-    IdPattern("git_hash", _c(
-        r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w-])"), 0.6, "hash"),
-    IdPattern("path_unix", _c(
-        r"(?<![\w/.:~@-])(?:~|\.{1,2})?/(?:[\w.@+-]{1,255}/){0,40}[\w.@+-]{1,255}/?"),
-        0.8, "path"),
-    IdPattern("path_relative", _c(
-        r"(?<![\w/.:~@\\-])[\w.-]{1,255}(?:/[\w.@+-]{1,255}){1,40}/?"
-        r"|(?<![\w/.:~@\\-])[A-Za-z_][\w.-]{1,255}/(?![\w/])"), 0.7, "path"),
-    IdPattern("path_windows", _c(
-        r"(?<![\w])[A-Za-z]:\\(?:[^\\\s/:*?\"<>|]{1,255}\\){0,40}[^\\\s/:*?\"<>|,;]{0,255}"),
-        0.8, "path"),
-    IdPattern("file_name", _c(rf"(?<![\w/.@-])[\w-]{{1,200}}\.(?:{_FILE_EXT})(?![\w.]|\.\w)"),
-              0.6, "path"),
-)
-
 _DATE_SHAPE = regex.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$|^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$")
 _WORD_RE = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 _SENTENCE_BREAK = regex.compile(r"[.!?;](?=\s|$)|\n")
 _JSON_KEY = regex.compile(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\[?\s*\"?\s*$")
 _KEY_SUFFIX = regex.compile(r"(?i)[_-]?(?:id|ids|ref|reference|number|no|code|num)$")
 _HEX_COLOR = regex.compile(r"^#[0-9A-F]{6}$|^#[0-9A-F]{3}$")
-_HASH_CONTEXT = regex.compile(r"(?i)\b(?:commit|sha|hash|revision|rev|checksum)\b\W{0,3}$")
+_HASH_CONTEXT = regex.compile(
+    r"(?i)\b(?:commit|sha|hash|revision|rev|checksum|cherry-pick|revert|checkout|reset|"
+    r"bisect|show|blame|diff)\b\W{0,3}(?:\w+\W{1,3}){0,2}$")
+_GIT_CONTEXT = regex.compile(
+    r"(?i)\b(?:git|merge[ds]?|merging|commit(?:s|ted)?|checkout|rebase|push(?:ed)?|pull|"
+    r"PR|repo|upstream|origin)\b")
+_IBAN_SHAPE = regex.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
+#: Words that end a command written after "run" ("run pytest -k slow and then ...").
+_COMMAND_STOP = frozenset(
+    "and then to before after first again now please instead but so if when which it on in "
+    "for from once until while or".split())
+#: Words that cannot be a table or branch name ("a table for two", "branch of the bank").
+_NAME_STOP = frozenset(
+    "the a an for of at with is are was near by and or to in on that this which top it "
+    "its there here where from next called named".split())
+_FLAG = regex.compile(r"^--?[A-Za-z]")
+_SCRIPT = regex.compile(r"^(?:\./|\.\./|~/|/)|\.(?:sh|py|js|ts|rb|pl|ps1|bat)$")
 _ADDRESS_UNIT = regex.compile(
     r"(?i)\b(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|way|court|ct|"
     r"place|pl|suite|ste|apt|apartment|unit|floor|highway|hwy|alameda|plaza)\.?,?\s*$")
@@ -236,6 +182,7 @@ class RegexIdentifiers:
 
     name: ClassVar[str] = NAME
     needs_doc: ClassVar[bool] = False
+    #: Shipped patterns; user patterns (:mod:`extractors.custom`) are appended at run time.
     patterns: ClassVar[tuple[IdPattern, ...]] = PATTERNS
     #: Region used to read phone numbers written without a country code.
     default_region: ClassVar[str] = "US"
@@ -244,7 +191,8 @@ class RegexIdentifiers:
         """Return identifier candidates of one turn, without overlaps, in text order."""
         text = turn.text
         found: list[_Found] = []
-        for order, pat in enumerate(self.patterns):
+        patterns = self.patterns + tuple(p for p in all_patterns() if p.user)
+        for order, pat in enumerate(patterns):
             for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name,
                               where=f"turn {turn.number}"):
                 item = self._accept(text, m, pat, order)
@@ -277,12 +225,49 @@ class RegexIdentifiers:
         if family == "phone" or family == "phone_context":
             return self._phone(text, m, pat, order, why)
         if family == "hash":
-            if not (_HASH_CONTEXT.search(text[max(0, start - 30):start]) or len(raw) >= 12):
+            if not (_HASH_CONTEXT.search(_sentence_before(text, start, 50)) or len(raw) == 40):
                 return None
             return _Found(start, end, pat.score, order, "commit", "commit", raw.lower(), why)
         if family == "path":
             return self._path(text, m, pat, order, why)
-        return self._code(text, m, pat, order, why)
+        if family == "code":
+            return self._code(text, m, pat, order, why)
+        if pat.group is not None:
+            start, end = m.span(pat.group)
+            if start < 0:
+                return None
+            raw = text[start:end]
+        if family == "command":
+            end = _command_end(text, m, pat, start, end)
+            if end is None:
+                return None
+            raw = text[start:end]
+        elif family == "table" or family == "branch":
+            if not _name_ok(text, start, end, pat):
+                return None
+        return self._generic(text, start, end, raw, pat, order, why)
+
+    def _generic(self, text: str, start: int, end: int, raw: str, pat: IdPattern,
+                 order: int, why: str) -> _Found | None:
+        """Apply a pattern's data checks (context, needs, validator) and normalizer."""
+        if not raw or not raw.strip():
+            return None
+        if pat.context is not None and not pat.context.search(_sentence_before(text, start)):
+            return None
+        if pat.needs is not None and pat.family == "generic" and not pat.needs.search(text):
+            return None
+        if pat.veto is not None and pat.veto.search(text[max(0, start - 30):start]):
+            return None
+        try:
+            if pat.validator is not None and not pat.validator(raw):
+                return None
+            normalized = pat.normalize(raw) if pat.normalize is not None else raw
+        except Exception as exc:  # a user validator must not cost the turn
+            log.warning("validator of pattern %r failed on %r: %s", pat.name, raw, exc)
+            return None
+        label = find_label(text, start) if _JSON_KEY.search(text[max(0, start - 60):start]) \
+            else None
+        return _Found(start, end, pat.score, order, pat.subtype, label, normalized, why)
 
     def _phone(self, text: str, m: regex.Match[str], pat: IdPattern, order: int,
                why: str) -> _Found | None:
@@ -354,9 +339,65 @@ class RegexIdentifiers:
             label = find_label(text, start)
             if pat.name == "code" and sum(ch.isdigit() for ch in raw) < 4 and label is None:
                 return None
+            if pat.name == "alnum_code" and label is None and _IBAN_SHAPE.fullmatch(raw):
+                return None  # an IBAN shape whose checksum failed: not a reference either
         subtype = label if label in SUBTYPES else "reference"
         normalized = raw.lower() if pat.name == "uuid" else raw.lstrip("#").upper()
         return _Found(start, end, pat.score, order, subtype, label, normalized, why)
+
+
+def _sentence_before(text: str, start: int, chars: int = 60) -> str:
+    """Return up to ``chars`` characters before ``start``, cut at the last sentence break."""
+    window = text[max(0, start - chars):start]
+    breaks = list(_SENTENCE_BREAK.finditer(window))
+    return window[breaks[-1].end():] if breaks else window
+
+
+def _command_end(text: str, m: regex.Match[str], pat: IdPattern, start: int,
+                 end: int) -> int | None:
+    """Return where a command starting at ``start`` ends, or None if it is not a command."""
+    tokens = text[start:end].split(" ")
+    if pat.name == "command_run":
+        kept: list[str] = []
+        for token in tokens:
+            if token.lower() in _COMMAND_STOP:
+                break
+            stripped = token.rstrip(".,;:!?)")
+            if stripped != token:
+                if stripped:
+                    kept.append(stripped)
+                break
+            kept.append(token)
+        tokens = kept
+    if not tokens or not tokens[0]:
+        return None
+    head = tokens[0]
+    flags = any(_FLAG.match(t) for t in tokens[1:])
+    if not (head in TOOLS or _SCRIPT.search(head) or
+            (flags and regex.fullmatch(r"[a-z][\w.-]{0,40}", head))):
+        if pat.name == "command_backticks":
+            before = _sentence_before(text, m.start(), 30)
+            if not (len(tokens) >= 2 and regex.search(r"(?i)\b(?:run|running|execute|type|"
+                                                      r"command)\W{0,3}$", before)):
+                return None
+        else:
+            return None
+    return start + len(" ".join(tokens))
+
+
+def _name_ok(text: str, start: int, end: int, pat: IdPattern) -> bool:
+    """Return True if a table or branch name is a name, not a function word."""
+    name = text[start:end]
+    if name.lower() in _NAME_STOP or name.isdigit():
+        return False
+    quoted = text[start - 1:start] in ("`", "'", '"')
+    if pat.family == "table":
+        return quoted or "_" in name or (pat.needs is not None and
+                                         pat.needs.search(text) is not None)
+    if "/" in name or quoted:
+        return True
+    special = any(ch in name for ch in "-_.") and name == name.lower()
+    return special or (name == name.lower() and _GIT_CONTEXT.search(text) is not None)
 
 
 def _select(found: list[_Found]) -> list[_Found]:

@@ -55,6 +55,25 @@ def model_option(fn: F) -> F:
     )(fn)
 
 
+def patterns_option(fn: F) -> F:
+    def load(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value:
+            from extractors.custom import load_patterns
+
+            try:
+                load_patterns(value)
+            except ScratchpadError as exc:
+                raise click.ClickException(str(exc)) from None
+        return value
+
+    return click.option(
+        "--patterns", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+        envvar="SCRATCHPAD_PATTERNS", callback=load, expose_value=False,
+        help="TOML file of your own identifier patterns (also SCRATCHPAD_PATTERNS); "
+             "see docs/patterns.md.",
+    )(fn)
+
+
 def reference_option(fn: F) -> F:
     return click.option(
         "--reference-date", "reference_date", type=click.DateTime(["%Y-%m-%d",
@@ -110,6 +129,7 @@ def cli() -> None:
 @extractors_option
 @model_option
 @reference_option
+@patterns_option
 @_handle_errors
 def ingest(file: str, thread: str, rebuild: bool, db_path: str, extractors: str | None,
            model: str | None, reference_date: datetime | None) -> None:
@@ -235,6 +255,7 @@ def _run_corpus(corpus: str, extractors: str | None, model: str | None,
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="First N conversations.")
 @extractors_option
 @model_option
+@patterns_option
 @_handle_errors
 def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | None,
             model: str | None) -> None:
@@ -261,6 +282,7 @@ def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | Non
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="First N conversations.")
 @extractors_option
 @model_option
+@patterns_option
 @_handle_errors
 def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | None,
           extractors: str | None, model: str | None) -> None:

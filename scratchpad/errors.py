@@ -58,3 +58,14 @@ class UnknownThreadError(ScratchpadError):
 
 class ModelLoadError(ScratchpadError):
     """A spaCy model named explicitly could not be loaded."""
+
+
+class PatternError(ScratchpadError):
+    """A user pattern that cannot be used: bad regex, bad field, duplicate name."""
+
+    def __init__(self, problem: str, *, name: str | None = None, source: str | None = None):
+        where = f"{source}: " if source else ""
+        which = f"pattern {name!r}: " if name else ""
+        super().__init__(f"{where}{which}{problem}")
+        self.name = name
+        self.source = source

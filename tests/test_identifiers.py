@@ -110,3 +110,75 @@ def test_tool_json_does_not_flood() -> None:
     text = ('{"order_id": "A-77215", "item": "Brera Duo espresso machine", "price_eur": 1240.0, '
             '"delivery_charge_eur": 18.0, "delivered_on": "2026-10-08", "status": "delivered"}')
     assert [c.text for c in ids(text, role="tool")] == ["A-77215"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("claim CLM-558812 and policy POL-99812",
+         [("CLM-558812", "claim", "CLM-558812"), ("POL-99812", "policy", "POL-99812")]),
+        ("Your booking reference is QXZTRM.", [("QXZTRM", "booking", "QXZTRM")]),
+        ("PNR: K7TQ2M", [("K7TQ2M", "booking", "K7TQ2M")]),
+        ("the share \\\\fs01\\share\\q3.xlsx today",
+         [("\\\\fs01\\share\\q3.xlsx", "path", "\\\\fs01\\share\\q3.xlsx")]),
+        ("checkout the feature/foo-bar branch", [("feature/foo-bar", "branch", "feature/foo-bar")]),
+        ("I pushed to branch fix-login-bug", [("fix-login-bug", "branch", "fix-login-bug")]),
+        ("git checkout -b release/2.1", [("release/2.1", "branch", "release/2.1")]),
+        ("Deployed 3b18e512dba79e4c8300dd08aeb37f8e728b8dad to prod",
+         [("3b18e512dba79e4c8300dd08aeb37f8e728b8dad", "commit",
+           "3b18e512dba79e4c8300dd08aeb37f8e728b8dad")]),
+        ("please revert 4e1f0a2c now", [("4e1f0a2c", "commit", "4e1f0a2c")]),
+        ("echo $HOME and %APPDATA% then",
+         [("$HOME", "env_var", "$HOME"), ("%APPDATA%", "env_var", "%APPDATA%")]),
+        ("set DATABASE_URL in the env file", [("DATABASE_URL", "env_var", "DATABASE_URL")]),
+        ("run pytest -k slow and then push", [("pytest -k slow", "command", "pytest -k slow")]),
+        ("Try running `git status` first.", [("git status", "command", "git status")]),
+        ("run ./scripts/deploy.sh --prod.",
+         [("./scripts/deploy.sh --prod", "command", "./scripts/deploy.sh --prod")]),
+        ("drop the table `orders` from it", [("orders", "table", "orders")]),
+        ("query the users table for active rows", [("users", "table", "users")]),
+        ("id 123E4567-E89B-12D3-A456-426614174000 here",
+         [("123E4567-E89B-12D3-A456-426614174000", "uuid",
+           "123e4567-e89b-12d3-a456-426614174000")]),
+        ("IBAN DE89 3704 0044 0532 0130 00 please",
+         [("DE89 3704 0044 0532 0130 00", "iban", "DE89370400440532013000")]),
+        ("to GB82 WEST 1234 5698 7654 32.",
+         [("GB82 WEST 1234 5698 7654 32", "iban", "GB82WEST12345698765432")]),
+        ("the visa ending in 4471", [("4471", "card", "****4471")]),
+        ("charged to **** **** **** 4471", [("**** **** **** 4471", "card", "****4471")]),
+        ("server 192.168.1.10 is down", [("192.168.1.10", "ip", "192.168.1.10")]),
+        ("ping 2001:DB8:0:0::1 now", [("2001:DB8:0:0::1", "ip", "2001:db8::1")]),
+        ("hit api.example.com:8443 first", [("api.example.com:8443", "hostname",
+                                             "api.example.com:8443")]),
+        ("my flight LH 1234 lands at 5", [("LH 1234", "flight", "LH1234")]),
+        ("BA287 departs at 9", [("BA287", "flight", "BA287")]),
+        ("ping @jsmith_dev on slack", [("@jsmith_dev", "handle", "@jsmith_dev")]),
+    ],
+)
+def test_registry_subtypes(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert spans(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IBAN DE00370400440532013000 please",  # bad mod-97 checksum
+        "IBAN DE89 3704 0044 0532 0130 01 please",
+        "servers 999.1.1.1 and 10.0.0.256",
+        "version 1.2.3.4 released",
+        "time 14:00:00 sharp",
+        "fiscal year ending 2026",
+        "Sunnyvale, CA 94086 off I-5",
+        "The branch of the bank on Main Street is closed",
+        "My checkout date will be the 9th",
+        "put it on the kitchen table",
+        "book a table for two",
+        "run errands tomorrow, I'll run the tests now",
+        "MAX_RETRIES is 3",
+        "meet @ 5pm, e.g. at Booking.com",
+        "the hex deadbeef1234 appears",
+        "I have 3 kids and 2 cars, flight at 10 AM for 4 people",
+    ],
+)
+def test_registry_no_flood(text: str) -> None:
+    assert ids(text) == []

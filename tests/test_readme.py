@@ -32,3 +32,20 @@ def test_demo_output_in_readme_is_current(tmp_path, monkeypatch):
         out.append(result.output)
     demo = "".join(out)
     assert demo.strip() in README, "README demo output is stale: paste the output of make demo"
+
+
+def test_docs_python_blocks_run(tmp_path, monkeypatch):
+    from extractors.custom import clear_patterns
+
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "docs" / "patterns.md").read_text(encoding="utf-8")
+    for toml in re.findall(r"```toml\n# (\S+)\n(.*?)```", text, flags=re.S):
+        (tmp_path / toml[0]).write_text(toml[1], encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks
+    try:
+        for i, block in enumerate(blocks):  # each example starts from the shipped patterns
+            clear_patterns()
+            exec(compile(block, f"docs/patterns.md block {i}", "exec"), {})
+    finally:
+        clear_patterns()

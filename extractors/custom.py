@@ -1,0 +1,178 @@
+"""User identifier patterns: add them in Python or load them from a TOML file.
+
+A user pattern joins the identifier extractor (``identifiers.regex.v1``) and is checked
+after the shipped patterns; where two candidates overlap, the higher score wins::
+
+    from extractors.custom import add_pattern, load_patterns
+
+    add_pattern("employee_id", r"\\bEMP-\\d{6}\\b", subtype="employee", score=0.9)
+    load_patterns("patterns.toml")
+
+Regexes compile with the ``regex`` module and run under the extractor's timeout; a
+named group ``id`` narrows the span to that group. See ``docs/patterns.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Sequence
+
+import regex
+
+from extractors.id_patterns import (
+    PATTERNS,
+    USER_PATTERNS,
+    VALIDATORS,
+    IdPattern,
+    Validator,
+    context_words,
+)
+from scratchpad.errors import PatternError
+
+#: Keys a ``[[pattern]]`` table may hold.
+FIELDS: frozenset[str] = frozenset(
+    {"name", "regex", "subtype", "score", "context", "validator", "ignore_case"})
+_NAME = regex.compile(r"[A-Za-z][\w.-]{0,63}")
+_SUBTYPE = regex.compile(r"[a-z][a-z0-9_]{0,39}")
+MAX_REGEX = 2000
+
+
+def add_pattern(name: str, pattern: str, *, subtype: str = "reference", score: float = 0.8,
+                context: Sequence[str] = (), validator: Validator | str | None = None,
+                ignore_case: bool = False, replace: bool = False) -> IdPattern:
+    """Register a user identifier pattern and return it.
+
+    ``pattern`` is a ``regex``-module regular expression; a named group ``id`` makes
+    that group the span. ``context``: words, one of which must appear in the few words
+    before the match (same sentence). ``validator``: a predicate on the matched text, or
+    the name of a shipped one (``iban``, ``luhn``, ``ipv4``, ``ipv6``). ``replace``:
+    overwrite a user pattern of the same name instead of raising.
+    """
+    return _register(name, pattern, subtype=subtype, score=score, context=context,
+                     validator=validator, ignore_case=ignore_case, replace=replace, source=None)
+
+
+def load_patterns(path: str | os.PathLike[str]) -> list[IdPattern]:
+    """Load every ``[[pattern]]`` of a TOML file, register them, return them in file order.
+
+    Loading the same file again replaces its patterns (same names). Raises
+    :class:`PatternError` naming the file, the pattern and the problem.
+    """
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise PatternError(f"cannot read the file ({exc.strerror})", source=source) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise PatternError(f"not valid TOML ({exc})", source=source) from None
+    extra = sorted(set(data) - {"pattern"})
+    if extra:
+        raise PatternError(f"unknown top-level key {extra[0]!r}; use [[pattern]] tables",
+                           source=source)
+    entries = data.get("pattern", [])
+    if not isinstance(entries, list) or not entries:
+        raise PatternError("no [[pattern]] tables", source=source)
+    checked = []
+    for i, entry in enumerate(entries, 1):
+        name = entry.get("name") if isinstance(entry.get("name"), str) else None
+        label = name or f"#{i}"
+        unknown = sorted(set(entry) - FIELDS)
+        if unknown:
+            raise PatternError(f"unknown field {unknown[0]!r} (valid: "
+                               f"{', '.join(sorted(FIELDS))})", name=label, source=source)
+        for key in ("name", "regex"):
+            if not isinstance(entry.get(key), str):
+                raise PatternError(f"field {key!r} must be a string", name=label, source=source)
+        context = entry.get("context", [])
+        if not (isinstance(context, list) and all(isinstance(w, str) for w in context)):
+            raise PatternError("field 'context' must be a list of strings", name=label,
+                               source=source)
+        checked.append(_build(entry["name"], entry["regex"],
+                              subtype=entry.get("subtype", "reference"),
+                              score=entry.get("score", 0.8), context=context,
+                              validator=entry.get("validator"),
+                              ignore_case=entry.get("ignore_case", False), source=source))
+    names = [p.name for p in checked]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise PatternError("name used twice in this file", name=dup, source=source)
+    for pat in checked:
+        _check_name(pat.name, replace=True, source=source)
+    for pat in checked:
+        USER_PATTERNS[pat.name] = pat
+    return checked
+
+
+def remove_pattern(name: str) -> None:
+    """Unregister a user pattern (no error if it is not registered)."""
+    USER_PATTERNS.pop(name, None)
+
+
+def clear_patterns() -> None:
+    """Unregister every user pattern."""
+    USER_PATTERNS.clear()
+
+
+def user_patterns() -> list[IdPattern]:
+    """Return the registered user patterns, in registration order."""
+    return list(USER_PATTERNS.values())
+
+
+def _register(name: str, pattern: str, *, replace: bool, source: str | None,
+              **fields: object) -> IdPattern:
+    built = _build(name, pattern, source=source, **fields)  # type: ignore[arg-type]
+    _check_name(name, replace=replace, source=source)
+    USER_PATTERNS[name] = built
+    return built
+
+
+def _check_name(name: str, *, replace: bool, source: str | None) -> None:
+    if any(p.name == name for p in PATTERNS):
+        raise PatternError("name clashes with a shipped pattern; choose another",
+                           name=name, source=source)
+    if name in USER_PATTERNS and not replace:
+        raise PatternError("already registered (pass replace=True to overwrite)",
+                           name=name, source=source)
+
+
+def _build(name: str, pattern: str, *, subtype: object, score: object,
+           context: Sequence[str], validator: Validator | str | None, ignore_case: object,
+           source: str | None) -> IdPattern:
+    def fail(problem: str) -> PatternError:
+        return PatternError(problem, name=name, source=source)
+
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise fail("name must start with a letter and hold letters, digits, '_', '.', '-'")
+    if not isinstance(subtype, str) or not _SUBTYPE.fullmatch(subtype):
+        raise fail(f"subtype {subtype!r} must be lower-case letters, digits or '_'")
+    if isinstance(score, bool) or not isinstance(score, int | float) or not 0 < score <= 1:
+        raise fail(f"score {score!r} must be a number in (0, 1]")
+    if not isinstance(ignore_case, bool):
+        raise fail("ignore_case must be true or false")
+    if not isinstance(pattern, str) or not pattern:
+        raise fail("regex must be a non-empty string")
+    if len(pattern) > MAX_REGEX:
+        raise fail(f"regex is longer than {MAX_REGEX} characters")
+    try:
+        compiled = regex.compile(pattern, regex.V0 | (regex.IGNORECASE if ignore_case else 0))
+    except regex.error as exc:
+        raise fail(f"invalid regex ({exc})") from None
+    if compiled.search("", timeout=0.1) is not None:
+        raise fail("regex matches the empty string")
+    group = "id" if "id" in compiled.groupindex else None
+    check: Callable[[str], bool] | None
+    if isinstance(validator, str):
+        if validator not in VALIDATORS:
+            raise fail(f"unknown validator {validator!r} (valid: "
+                       f"{', '.join(sorted(VALIDATORS))})")
+        check = VALIDATORS[validator]
+    elif validator is None or callable(validator):
+        check = validator
+    else:
+        raise fail("validator must be a callable or the name of a shipped validator")
+    words = [w for w in context if w.strip()]
+    return IdPattern(name=name, pattern=compiled, score=float(score), family="generic",
+                     subtype=subtype, context=context_words(words) if words else None,
+                     validator=check, group=group, user=True)

@@ -1,0 +1,285 @@
+"""The identifier pattern registry: shipped patterns as data, validators, user patterns.
+
+Each :class:`IdPattern` is a name, a compiled ``regex`` pattern, a score and a subtype,
+plus optional checks: ``context`` (a regex that must match in the few words before the
+match, same sentence), ``needs`` (a regex that must match somewhere in the turn),
+``veto`` (a regex that must not match just before), ``validator`` (a predicate on the
+matched value: a checksum, a range) and ``group`` (the named group that is the span,
+when the pattern also matches its context).
+``family`` selects the extractor's handler; ``generic`` is the data-only path that user
+patterns take too. Every pattern is linear-time: bounded quantifiers, no nesting of
+unbounded ones, and every match runs under a timeout.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import regex
+
+Validator = Callable[[str], bool]
+Normalizer = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class IdPattern:
+    """One named, scored identifier pattern with its optional checks."""
+
+    name: str
+    pattern: regex.Pattern[str]
+    score: float
+    family: str = "generic"
+    subtype: str = "reference"
+    context: regex.Pattern[str] | None = None
+    needs: regex.Pattern[str] | None = None
+    veto: regex.Pattern[str] | None = None
+    validator: Validator | None = None
+    group: str | None = None
+    normalize: Normalizer | None = None
+    user: bool = False
+
+
+def compile_pattern(body: str) -> regex.Pattern[str]:
+    """Compile a shipped pattern body (verbose, version 0 syntax)."""
+    return regex.compile(body, regex.VERBOSE | regex.V0)
+
+
+def context_words(words: tuple[str, ...] | list[str]) -> regex.Pattern[str]:
+    """Return a regex that finds any of ``words`` (escaped, case-insensitive) in a window."""
+    alternatives = "|".join(regex.escape(w.strip()).replace(r"\ ", r"\s+")
+                            for w in sorted(words, key=len, reverse=True) if w.strip())
+    return regex.compile(rf"(?i)(?<!\w)(?:{alternatives})(?!\w)")
+
+
+# --- validators ---------------------------------------------------------------------------
+
+_IBAN_LENGTHS: dict[str, int] = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
+    "BR": 29, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20,
+    "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18,
+    "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IS": 26, "IT": 27, "JO": 30,
+    "KW": 30, "KZ": 20, "LB": 28, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24,
+    "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24, "PL": 28,
+    "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24, "SE": 24, "SI": 19, "SK": 24,
+    "SM": 27, "TN": 24, "TR": 26, "UA": 29, "VG": 24, "XK": 20,
+}
+
+
+def compact(value: str) -> str:
+    """Return ``value`` upper-cased without spaces and dashes."""
+    return regex.sub(r"[\s-]", "", value).upper()
+
+
+def valid_iban(value: str) -> bool:
+    """Return True if ``value`` is an IBAN of its country's length with a valid mod-97."""
+    iban = compact(value)
+    if len(iban) < 15 or _IBAN_LENGTHS.get(iban[:2]) not in (None, len(iban)):
+        return False
+    if not regex.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", iban):
+        return False
+    digits = "".join(str(int(ch, 36)) for ch in iban[4:] + iban[:4])
+    return int(digits) % 97 == 1
+
+
+def valid_luhn(value: str) -> bool:
+    """Return True if the digits of ``value`` pass the Luhn checksum (cards, IMEIs)."""
+    digits = [int(ch) for ch in value if ch.isdigit()]
+    if len(digits) < 2:
+        return False
+    total = 0
+    for i, d in enumerate(reversed(digits)):
+        if i % 2:
+            d *= 2
+            d -= 9 if d > 9 else 0
+        total += d
+    return total % 10 == 0
+
+
+def valid_ipv4(value: str) -> bool:
+    """Return True if ``value`` is a dotted quad with octets <= 255 (no leading zeros)."""
+    parts = value.split(".")
+    return len(parts) == 4 and all(
+        p.isdigit() and int(p) <= 255 and (p == "0" or not p.startswith("0")) for p in parts)
+
+
+def valid_ipv6(value: str) -> bool:
+    """Return True if ``value`` parses as an IPv6 address with at least two groups."""
+    if value.count(":") < 2 or not any(ch not in ":" for ch in value):
+        return False
+    try:
+        ipaddress.IPv6Address(value)
+    except ValueError:
+        return False
+    return True
+
+
+def normal_ipv6(value: str) -> str:
+    """Return the compressed lower-case form of an IPv6 address."""
+    return ipaddress.IPv6Address(value).compressed
+
+
+#: Validators a pattern file may name (``validator = "iban"``).
+VALIDATORS: dict[str, Validator] = {
+    "iban": valid_iban, "luhn": valid_luhn, "ipv4": valid_ipv4, "ipv6": valid_ipv6,
+}
+
+# --- shipped data -------------------------------------------------------------------------
+
+#: Two-letter airline designators common enough to mark "BA287" as a flight on its own.
+#: US state and other frequent two-letter codes ("CA", "NH", "AS") are left out on purpose.
+AIRLINES: frozenset[str] = frozenset(
+    "AA AC AF AI AM AY AZ BA B6 CX DL EI EK EY FR IB JL KE KL LH LX NZ OS QF QR SK SQ TK "
+    "TP U2 UA VS W6 WN".split())
+
+#: Program names that make "run X ..." a command even without flags.
+TOOLS: frozenset[str] = frozenset(
+    "pytest python python3 pip pip3 uv poetry npm npx yarn pnpm node deno bun git make cmake "
+    "cargo rustc go docker docker-compose kubectl helm terraform ansible ruff mypy black flake8 "
+    "tox nox bash sh zsh ls cd cat grep rg find curl wget psql mysql sqlite3 redis-cli alembic "
+    "django-admin manage.py rails rake bundle gem mvn gradle dotnet java javac gcc clang "
+    "ssh scp rsync tar chmod chown systemctl journalctl brew apt apt-get dnf yum pre-commit "
+    "jest vitest mocha eslint prettier tsc webpack vite sed awk jq aws gcloud az".split())
+
+_FILE_EXT = (
+    r"py|pyi|ipynb|js|mjs|ts|tsx|jsx|json|jsonl|md|rst|txt|yaml|yml|toml|cfg|ini|conf|sql|"
+    r"sh|bash|rs|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|html|css|scss|xml|csv|tsv|lock|env|"
+    r"log|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|tgz|whl|db|sqlite|parquet"
+)
+_TLD = (
+    r"com|net|org|io|dev|app|ai|co|edu|gov|info|biz|cloud|tech|me|us|uk|de|fr|eu|ie|ca|au|"
+    r"jp|nl|ch|es|it|se|no|in|internal|local|lan|corp|example|test|localhost"
+)
+_DB_CONTEXT = (r"(?i)\b(?:sql|database|db|query|queries|schema|migrations?|columns?|rows?|"
+               r"postgres(?:ql)?|mysql|sqlite|select|insert|index|join|foreign\ key|"
+               r"primary\ key|orm|dbt)\b")
+_c = compile_pattern
+
+PATTERNS: tuple[IdPattern, ...] = (
+    IdPattern("email", _c(
+        r"(?<![\w.+%-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}"
+        r"\.[A-Za-z]{2,24}(?![\w-])"), 0.95, "email", "email"),
+    IdPattern("url", _c(
+        r"(?<![\w@/.])(?:(?i:https?|ftp)://|www\.)[^\s<>\"'`{}|\\^]{2,2000}"), 0.95, "url",
+        "url"),
+    IdPattern("uuid", _c(
+        r"(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+        r"(?![\w-])"), 0.9, "generic", "uuid", normalize=str.lower),
+    IdPattern("iban", _c(
+        r"(?<![\w-])[A-Z]{2}\d{2}(?:\ ?[A-Z0-9]{4}){2,7}(?:\ ?[A-Z0-9]{1,3})?(?![\w-])"),
+        0.97, "generic", "iban", validator=valid_iban, normalize=compact),
+    IdPattern("card_masked", _c(
+        r"(?<![\w*])(?:[*xX•]{4}[\ -]?){1,3}\d{4}(?![\w-]|[.,]\d)"), 0.9, "generic", "card",
+        validator=lambda v: any(ch in v for ch in "*•") or v[:4] in ("xxxx", "XXXX"),
+        normalize=lambda v: "****" + v[-4:]),
+    IdPattern("card_ending", _c(
+        r"(?i:ending(?:\ in)?|ends\ (?:in|with)|last\ (?:four|4)(?:\ digits)?(?:\ are)?)"
+        r"\W{1,3}(?P<id>\d{4})(?![\w-]|[.,]\d)"), 0.85, "generic", "card",
+        context=regex.compile(r"(?i)\b(?:card|visa|mastercard|amex|debit|credit|account)\b"),
+        group="id", normalize=lambda v: "****" + v),
+    IdPattern("phone_international", _c(
+        r"(?<![\w+])\+\d{1,3}(?:[\ .-]?\(\d{1,4}\))?(?:[\ .-]\d{1,5}){1,6}(?![\d])"
+        r"|(?<![\w+])\+\d{7,15}(?![\d])"), 0.95, "phone", "phone"),
+    IdPattern("phone_nanp", _c(
+        r"(?<![\w+,/-])(?<!\d\.)(?:1[\ .-])?(?:\(\d{3}\)\ ?|\d{3}[\ .-])\d{3}[\ .-]\d{4}"
+        r"(?![\w]|[.,-]\d)"), 0.9, "phone", "phone"),
+    IdPattern("phone_national", _c(
+        r"(?<![\w+.,:/$€£-])(?:\(?0?\d{1,4}\)?(?:[\ .-]\d{2,4}){2,5}|\d{8,12})"
+        r"(?![\w]|[.,:/-]\d)"), 0.7, "phone_context", "phone"),
+    IdPattern("ipv4", _c(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)"), 0.9, "generic",
+              "ip", validator=valid_ipv4,
+              veto=regex.compile(r"(?i)\b(?:version|v|release|build|python|node)\W{0,3}$")),
+    IdPattern("ipv6", _c(
+        r"(?<![\w:.])(?=[0-9A-Fa-f:]{0,39}[0-9A-Fa-f])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}"
+        r"(?![\w:])"), 0.9, "generic", "ip", validator=valid_ipv6, normalize=normal_ipv6),
+    IdPattern("code", _c(
+        r"(?<![\w-])(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]{0,9}(?:-[A-Z0-9]{1,12}){1,4}(?![\w-])"),
+        0.85, "code"),
+    IdPattern("pnr", _c(
+        r"(?i:booking\ (?:reference|ref|code)|PNR|record\ locator|reservation\ (?:code|ref)|"
+        r"confirmation\ code)(?:\ (?:is|was|number|no\.?))?[\ :#]{1,3}"
+        r"(?P<id>[A-Z0-9]{6})(?![\w-])"), 0.9, "generic", "booking", group="id",
+        normalize=str.upper),
+    IdPattern("flight", _c(
+        r"(?<![\w-])(?P<id>(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\ ?\d{2,4})(?![\w-]|[.,:]\d)"),
+        0.88, "generic", "flight", group="id",
+        context=regex.compile(r"(?i)\b(?:flights?|flying|fly|airline|boarding|depart(?:s|ing)?"
+                              r"|gate|layover|connecting)\b"),
+        normalize=lambda v: v.replace(" ", "").upper()),
+    IdPattern("flight_airline", _c(r"(?<![\w-])(?P<id>[A-Z][A-Z0-9]\d{2,4})(?![\w-]|[.,:]\d)"),
+              0.86, "generic", "flight", group="id",
+              validator=lambda v: v[:2] in AIRLINES),
+    IdPattern("alnum_code", _c(
+        r"(?<![\w#-])(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5,24}(?![\w-])"), 0.75, "code"),
+    IdPattern("hash_number", _c(
+        r"(?<![\w#&])\#(?:\d{2,12}|(?=[A-Z-]*\d)[A-Z0-9][A-Z0-9-]{2,20})(?![\w-])"), 0.85,
+        "code"),
+    IdPattern("context_number", _c(
+        r"(?P<ctx>(?i:order|booking|reservation|confirmation|invoice|ticket|case|account|"
+        r"tracking|claim|hold|policy|membership|member|customer|transaction|issue|PR|"
+        r"pull\ request|reference|ref|receipt|shipment|parcel|return|RMA|job|request|"
+        r"incident|loan|contract|subscription|application|voucher|quote))"
+        r"\ ?(?:(?i:number|no\.?|num|id|code)\ ?)?[:#]?\ ?"
+        r"(?P<id>\d{3,16}(?:[-/]\d{1,10}){0,3})(?![\w]|[.,:-]\d)"), 0.8, "code"),
+    IdPattern("git_sha", _c(
+        r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w-])"), 0.6, "hash",
+        "commit"),
+    IdPattern("git_branch", _c(
+        r"(?i:branch(?:es)?|git\ checkout(?:\ -b)?|checkout\ -b|git\ switch(?:\ -c)?)"
+        r"(?:\ (?:called|named))?"
+        r"\ [`'\"]?(?P<id>[A-Za-z0-9][\w.-]{0,99}(?:/[\w.-]{1,100}){0,5})"
+        r"|[`'\"]?(?P<id>[A-Za-z0-9][\w.-]{0,99}(?:/[\w.-]{1,100}){1,5})[`'\"]?\ (?i:branch)\b"),
+        0.8, "branch", "branch", group="id"),
+    IdPattern("env_dollar", _c(
+        r"(?<![\w$])\$(?:[A-Z_][A-Z0-9_]{1,63}|\{[A-Za-z_]\w{0,63}\})(?![\w])"), 0.85,
+        "generic", "env_var"),
+    IdPattern("env_percent", _c(r"(?<![\w%])%[A-Za-z_][A-Za-z0-9_]{1,63}%(?![\w%])"), 0.85,
+              "generic", "env_var"),
+    IdPattern("env_name", _c(r"(?<![\w$%-])[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,6}(?![\w-])"),
+              0.75, "generic", "env_var",
+              context=regex.compile(r"(?i)\b(?:env(?:ironment)?|variables?|vars?|export|"
+                                    r"set|unset|secrets?|config|\.env)\b")),
+    IdPattern("command_backticks", _c(r"`(?P<id>[^`\n]{2,300})`"), 0.82, "command", "command",
+              group="id"),
+    IdPattern("command_run", _c(
+        r"(?i:\b(?:run|running|runs|ran|execute|executing|exec|type|typing))\ "
+        r"(?P<id>[\w./-]{1,100}(?:\ [^\s`]{1,200}){0,15})"), 0.82, "command", "command",
+        group="id"),
+    IdPattern("table_before", _c(
+        r"(?i:\btables?)\ [`'\"]?(?P<id>[A-Za-z_][\w.]{0,63})[`'\"]?(?![\w])"), 0.8, "table",
+        "table", group="id", needs=regex.compile(_DB_CONTEXT)),
+    IdPattern("table_after", _c(
+        r"(?i:\b(?:the|a|an|our|your|this|that|each|every))\ [`'\"]?(?P<id>[A-Za-z_][\w.]{0,63})"
+        r"[`'\"]?\ (?i:table)\b"), 0.8, "table", "table", group="id",
+        needs=regex.compile(_DB_CONTEXT)),
+    IdPattern("path_unc", _c(
+        r"(?<![\w\\])\\\\[A-Za-z0-9._$-]{1,255}(?:\\[^\\\s/:*?\"<>|,;]{1,255}){1,40}\\?"),
+        0.85, "path", "path"),
+    IdPattern("path_unix", _c(
+        r"(?<![\w/.:~@-])(?:~|\.{1,2})?/(?:[\w.@+-]{1,255}/){0,40}[\w.@+-]{1,255}/?"),
+        0.8, "path", "path"),
+    IdPattern("path_relative", _c(
+        r"(?<![\w/.:~@\\-])[\w.-]{1,255}(?:/[\w.@+-]{1,255}){1,40}/?"
+        r"|(?<![\w/.:~@\\-])[A-Za-z_][\w.-]{1,255}/(?![\w/])"), 0.7, "path", "path"),
+    IdPattern("path_windows", _c(
+        r"(?<![\w])[A-Za-z]:\\(?:[^\\\s/:*?\"<>|]{1,255}\\){0,40}[^\\\s/:*?\"<>|,;]{0,255}"),
+        0.8, "path", "path"),
+    IdPattern("file_name", _c(rf"(?<![\w/.@-])[\w-]{{1,200}}\.(?:{_FILE_EXT})(?![\w.]|\.\w)"),
+              0.6, "path", "path"),
+    IdPattern("hostname", _c(
+        r"(?<![\w.@/:-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,10}"
+        rf"(?:{_TLD})(?::\d{{2,5}})?(?![\w-]|\.\w)"), 0.7, "generic", "hostname",
+        validator=lambda v: not v[:1].isupper() or "." in v.split(".", 1)[1],
+        normalize=str.lower),
+    IdPattern("handle", _c(r"(?<![\w@.])@[A-Za-z_][A-Za-z0-9_]{1,38}(?![\w@-]|\.\w)"), 0.8,
+              "generic", "handle", normalize=str.lower),
+)
+
+#: Patterns added at run time (:mod:`extractors.custom`), checked after the shipped ones.
+USER_PATTERNS: dict[str, IdPattern] = {}
+
+
+def all_patterns() -> tuple[IdPattern, ...]:
+    """Return the shipped patterns followed by the user patterns, in registration order."""
+    return PATTERNS + tuple(USER_PATTERNS.values())

@@ -1,0 +1,170 @@
+"""Value precision and recall on our own labelled conversations (billing, travel, banking,
+IT tickets, coding sessions, insurance), complementing the US-centred dev corpus.
+
+Scoring: a gold value is found when a record of the same kind on the same turn overlaps
+it (recall); a value record is correct when it overlaps a gold value of the same kind on
+its turn (precision). Run ``python -m tests.test_values_labelled`` to print the figures
+and every miss.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from scratchpad.evaluate import run_corpus
+from scratchpad.messages import read_corpus
+from tests.conftest import DATA
+
+CORPUS = DATA / "values_labelled.jsonl"
+VALUE_KINDS = ("amount", "identifier", "datetime")
+FLOORS = {"precision": 0.90, "recall": 0.95}
+
+Outputs = list[tuple[Mapping[str, Any], list[dict[str, Any]]]]
+
+
+@dataclass
+class Figures:
+    """Per-kind counts of gold values found and records matched, with the misses."""
+
+    gold: Counter[str] = field(default_factory=Counter)
+    found: Counter[str] = field(default_factory=Counter)
+    records: Counter[str] = field(default_factory=Counter)
+    correct: Counter[str] = field(default_factory=Counter)
+    missed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
+    unmatched: list[tuple[str, str, int, str, str]] = field(default_factory=list)
+
+    def recall(self, kind: str | None = None) -> float:
+        """Return recall for one kind, or overall when ``kind`` is None."""
+        found = self.found[kind] if kind else sum(self.found.values())
+        gold = self.gold[kind] if kind else sum(self.gold.values())
+        return found / gold if gold else 1.0
+
+    def precision(self, kind: str | None = None) -> float:
+        """Return precision for one kind, or overall when ``kind`` is None."""
+        correct = self.correct[kind] if kind else sum(self.correct.values())
+        records = self.records[kind] if kind else sum(self.records.values())
+        return correct / records if records else 1.0
+
+    def report(self) -> str:
+        """Return the figures per kind and overall, then every miss, as text lines."""
+        lines = []
+        for kind in (*VALUE_KINDS, None):
+            lines.append(
+                f"{kind or 'overall':<10} recall {self.recall(kind):.4f} "
+                f"({self.found[kind] if kind else sum(self.found.values())}/"
+                f"{self.gold[kind] if kind else sum(self.gold.values())})  precision "
+                f"{self.precision(kind):.4f} "
+                f"({self.correct[kind] if kind else sum(self.correct.values())}/"
+                f"{self.records[kind] if kind else sum(self.records.values())})")
+        for title, rows in (("missed gold", self.missed), ("unmatched records", self.unmatched)):
+            for kind in VALUE_KINDS:
+                mine = [r for r in rows if r[0] == kind]
+                lines.append(f"{title} [{kind}]: {len(mine)}")
+                lines.extend(f"  {cid} turn {turn} {slot}: {text!r}"
+                             for _, cid, turn, slot, text in mine)
+        return "\n".join(lines)
+
+
+def _overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return a["start"] < b["end"] and b["start"] < a["end"]
+
+
+def score(outputs: Outputs) -> Figures:
+    """Count found gold values and correct value records per kind; list the misses."""
+    fig = Figures()
+    for row, records in outputs:
+        cid = str(row["id"])
+        gold = row["gold"]["values"]
+        values = [r for r in records if r["kind"] in VALUE_KINDS]
+        for g in gold:
+            fig.gold[g["kind"]] += 1
+            if any(r["kind"] == g["kind"] and r["turn"] == g["turn"] + 1 and _overlaps(r, g)
+                   for r in values):
+                fig.found[g["kind"]] += 1
+            else:
+                fig.missed.append((g["kind"], cid, g["turn"] + 1, g["slot"], g["text"]))
+        for r in values:
+            fig.records[r["kind"]] += 1
+            if any(g["kind"] == r["kind"] and g["turn"] + 1 == r["turn"] and _overlaps(r, g)
+                   for g in gold):
+                fig.correct[r["kind"]] += 1
+            else:
+                fig.unmatched.append((r["kind"], cid, r["turn"], r["subtype"], r["text"]))
+    return fig
+
+
+def _run() -> tuple[list[dict[str, Any]], Outputs]:
+    rows = read_corpus(CORPUS)
+    return rows, list(run_corpus(rows, source=CORPUS.name))
+
+
+@pytest.fixture(scope="module")
+def extracted() -> tuple[list[dict[str, Any]], Outputs]:
+    """Run the pipeline over the labelled corpus once for this module."""
+    return _run()
+
+
+@pytest.fixture(scope="module")
+def figures(extracted: tuple[list[dict[str, Any]], Outputs]) -> Figures:
+    return score(extracted[1])
+
+
+def test_gold_is_verbatim_and_well_formed(extracted):
+    rows, _ = extracted
+    assert len(rows) >= 20
+    kinds: Counter[str] = Counter()
+    for row in rows:
+        messages: Sequence[Mapping[str, Any]] = row["messages"]
+        assert 4 <= len(messages) <= 10, row["id"]
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for g in row["gold"]["values"]:
+            content = messages[g["turn"]]["content"] or ""
+            assert content[g["start"]:g["end"]] == g["text"], (row["id"], g)
+            assert g["kind"] in VALUE_KINDS and g["slot"], (row["id"], g)
+            for start, end in spans.get(g["turn"], []):
+                assert end <= g["start"] or g["end"] <= start, (row["id"], g)
+            spans.setdefault(g["turn"], []).append((g["start"], g["end"]))
+            kinds[g["kind"]] += 1
+    assert all(kinds[k] >= 50 for k in VALUE_KINDS), kinds
+
+
+def test_every_record_is_verbatim(extracted):
+    _, outputs = extracted
+    for row, records in outputs:
+        for rec in records:
+            content = row["messages"][rec["turn"] - 1]["content"] or ""
+            assert content[rec["start"]:rec["end"]] == rec["text"], (row["id"], rec)
+
+
+def test_report_per_kind(figures):
+    """Print the per-kind figures (``pytest -s``); every kind has gold to score."""
+    print("\n" + figures.report())
+    assert all(figures.gold[k] for k in VALUE_KINDS)
+
+
+# Measured when this set was written: recall 0.8167 overall (amount 0.8205, identifier
+# 0.6878, datetime 0.9540); precision 0.9948 (amount 1.0, identifier 0.9924, datetime 0.9937).
+RECALL_BELOW_FLOOR = pytest.mark.xfail(
+    strict=True,
+    reason="recall 0.8167 < 0.95 (amount 0.8205: bare numbers in tool JSON; identifier "
+           "0.6878: code identifiers, versions, flight/train numbers with a space; datetime "
+           "0.9540: ms/s durations, bare JSON durations) -- extractor fixes pending",
+)
+
+
+@pytest.mark.parametrize("name", [
+    "precision",
+    pytest.param("recall", marks=RECALL_BELOW_FLOOR),
+])
+def test_floor(figures, name):
+    measured = getattr(figures, name)()
+    assert measured >= FLOORS[name], figures.report()
+
+
+if __name__ == "__main__":
+    print(score(_run()[1]).report())
