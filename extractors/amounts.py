@@ -1,27 +1,69 @@
-"""Money amounts and percentages: named, scored patterns plus a small extractor class.
+"""Money amounts, ranges, rates and percentages: named, scored patterns plus a small class.
 
-An amount needs a currency marker (symbol, ISO code or currency word) or a percent
-marker next to the number; a bare number is never an amount, so counts ("2 people")
-and numbers inside tool JSON (``"limit_eur": 1500``) stay out. Values are ``Decimal``
-(as strings, never float); a number whose format is genuinely ambiguous ("€1.240":
-1240 or 1.24?) keeps its span but gets no value.
+An amount needs a currency marker (symbol, ISO code or currency word, before or after
+the number) or a percent marker; a bare number is never an amount, so counts
+("2 people", "10 seats", "3 nights") and numbers inside tool JSON stay out. The one
+exception is a number right after a money noun and a copula ("the rent is 1600"), with
+no currency. Numbers are parsed by :mod:`extractors.money` (``Decimal`` strings, never
+float); a genuinely ambiguous number ("€1.240": 1240 or 1.24?) keeps its span, value None.
+
+Value shapes (``Candidate.value``):
+
+* subtype ``money``: ``{"amount": "930", "currency": "EUR"}``; currency None when the
+  marker names no single currency ("kr", "cents" with no other currency in the turn).
+  "25000 cents" is 250.00 in the one currency the turn's other amounts use, else None.
+* subtype ``range``: ``{"min": "10", "max": "15", "currency": "EUR"}`` for "€10–15",
+  "$10-$15", "between €10 and €15", "10 to 15 euros". When the ends do not make a
+  range (other currencies, min >= max, an ambiguous end: "2024-25 EUR"), each end
+  that is an amount on its own is found alone.
+  ("from $10 to $15" stays two amounts: it is as often a change as a range.)
+* subtype ``percent``: ``{"percent": "25"}``.
+
+Signs: the amount is always the magnitude as written; a negative reading goes in
+``attrs["sign"] = "negative"``: a minus right before or after the symbol ("-€20",
+"€-20", the minus is inside the span), accounting parentheses closing a line or table
+cell ("Refund: (€20)"; "the fee (€20) is waived" is an aside, not a sign), or a credit
+marker right after ("€20 credit", "€20 CR"). Values of the same money then compare equal
+however they were signed. Rates: "$24.00 per seat per month" has ``attrs["per"] =
+"seat per month"``.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, ClassVar
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import regex
 
 from extractors import spans
 from extractors.base import Candidate, TurnView, find_all, register
+from extractors.money import (
+    CODE,
+    CODES,
+    CURWORD,
+    MINOR_WORDS,
+    MULT,
+    NUM,
+    NUM_SPACED,
+    SYM,
+    SYMBOL_CHARS,
+    SYMBOLS,
+    WORDNUM,
+    WORDS,
+    currency_of,
+    parse_digits,
+    parse_number,
+    parse_words,
+)
 from scratchpad.records import Kind, Money
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
+
+__all__ = ["CODES", "NAME", "PATTERNS", "SYMBOLS", "WORDS", "AmountPattern", "RegexAmounts",
+           "find_label", "money_value", "parse_digits", "parse_words"]
 
 log = logging.getLogger(__name__)
 
@@ -29,64 +71,19 @@ NAME = "amounts.regex.v1"
 #: Seconds a single pattern may run on one turn (the patterns are linear; this is a guard).
 TIMEOUT = 1.0
 
-# --- number grammar --------------------------------------------------------------------
-
-#: A digit number: 1,240 | 18,124.73 | 1.240,00 | 1 240,00 | 930 | 12.50 | 12,50.
-_NUM = r"""
-(?<![\d.,])
-(?:
-    \d{1,3}(?:,\d{3})+(?:\.\d+)?
-  | \d{1,3}(?:\.\d{3})+(?:,\d{1,2})?
-  | \d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?:,\d{1,2})?
-  | \d+(?:[.,]\d+)?
-)
-(?![\d])(?!,\d)(?!\.\d)
-"""
-
-UNIT_WORDS: dict[str, int] = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
-    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
-    "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-}
-SCALE_WORDS: dict[str, int] = {
-    "hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
-}
-_WORD = r"(?:" + "|".join(sorted({*UNIT_WORDS, *SCALE_WORDS}, key=len, reverse=True)) + r")"
-#: A spelled-out number: "one hundred and sixteen", "twenty-five", "a thousand".
-_WORDNUM = (
-    r"(?<![\w-])(?:(?:a|an)\s+(?=(?:hundred|thousand|million|billion)\b))?"
-    + _WORD + r"(?:(?:\s+and\s+|[\s-]+)" + _WORD + r")*\b"
-)
-_MULT = r"(?P<mult>\s?(?:k|K|m|M|bn|mn)\b|\s(?i:thousand|million|billion)\b)?"
-
-# --- currencies ------------------------------------------------------------------------
-
-SYMBOLS: dict[str, str] = {
-    "US$": "USD", "A$": "AUD", "AU$": "AUD", "C$": "CAD", "CA$": "CAD", "NZ$": "NZD",
-    "HK$": "HKD", "S$": "SGD", "R$": "BRL", "$": "USD", "€": "EUR", "£": "GBP",
-    "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY", "₪": "ILS", "₱": "PHP",
-}
-CODES: frozenset[str] = frozenset(
-    "USD EUR GBP JPY CHF CAD AUD NZD CNY HKD SGD INR SEK NOK DKK PLN CZK HUF RON BGN "
-    "BRL MXN ARS CLP COP ZAR KRW RUB TRY AED SAR ILS THB PHP IDR MYR VND NGN KES EGP".split()
-)
-#: Currency words after a number. "dollars" is read as USD, like "$".
-WORDS: dict[str, str | None] = {
-    "dollar": "USD", "dollars": "USD", "bucks": "USD", "buck": "USD", "usd": "USD",
-    "euro": "EUR", "euros": "EUR", "pound sterling": "GBP", "pounds sterling": "GBP",
-    "quid": "GBP", "cent": None, "cents": None, "pence": "GBP",
-    "yen": "JPY", "rupees": "INR", "francs": "CHF",
-}
-_SYM = "|".join(regex.escape(s) for s in sorted(SYMBOLS, key=len, reverse=True))
-_CODE = "|".join(sorted(CODES))
-_CURWORD = "|".join(regex.escape(w) for w in sorted(WORDS, key=len, reverse=True))
+_MULT2 = MULT.replace("?P<mult>", "?P<mult2>")
+_NOT_AFTER_SYM = rf"(?<![\w{SYMBOL_CHARS}])"
+#: Markers that may follow a number: symbols except "$" ("10 $20" is "$20"), codes.
+_AFTER = (rf"(?:[€£¥₹₩₽₺₪₱₫₦₴฿]|(?<![A-Za-z])(?:kr\.?|zł|Kč|{CODE})(?![A-Za-z]))")
+_DASH = r"\s?[\-\u2013\u2014]\s?"
 
 
 @dataclass(frozen=True)
 class AmountPattern:
-    """One named, scored amount pattern; groups: ``num`` or ``words``, ``cur``, ``mult``."""
+    """One named, scored amount pattern; groups ``num``/``words``, ``cur``, ``mult``, ...
+
+    A range pattern also has ``num2``, ``mult2`` and maybe ``cur2``.
+    """
 
     name: str
     pattern: regex.Pattern[str]
@@ -100,27 +97,39 @@ def _compile(body: str) -> regex.Pattern[str]:
     return regex.compile(body, regex.VERBOSE | regex.V0)
 
 
+_COUNT_NOUNS = (r"people|persons|guests|tickets|items|nights|days|hours|minutes|rooms|seats|"
+                r"adults|children|kids|stars|degrees")
+
 PATTERNS: tuple[AmountPattern, ...] = (
     AmountPattern("symbol_before", _compile(
-        rf"(?<![\w$€£¥₹₩₽₺₪₱])(?P<cur>{_SYM})\ ?(?P<num>{_NUM}){_MULT}"), 0.95),
+        rf"{_NOT_AFTER_SYM}(?P<cur>{SYM})\ ?(?P<neg>[\-\u2212])?(?P<num>{NUM}){MULT}"), 0.95),
     AmountPattern("code_before", _compile(
-        rf"(?<![\w])(?P<cur>{_CODE})\ ?(?P<num>{_NUM}){_MULT}"), 0.95),
+        rf"(?<![\w])(?P<cur>{CODE})\ ?(?P<neg>[\-\u2212])?(?P<num>{NUM}){MULT}"), 0.95),
     AmountPattern("symbol_or_code_after", _compile(
-        rf"(?P<num>{_NUM}){_MULT}\ ?(?P<cur>€|£|¥|₹|(?<![A-Za-z]){_CODE}(?![A-Za-z]))"), 0.9),
+        rf"(?P<num>{NUM_SPACED}){MULT}\ ?(?P<cur>{_AFTER})"), 0.9),
     AmountPattern("word_after", _compile(
-        rf"(?P<num>{_NUM}){_MULT}\ ?(?P<cur>(?i:{_CURWORD}))\b"), 0.85),
+        rf"(?P<num>{NUM}){MULT}\ ?(?P<cur>(?i:{CURWORD}))\b"), 0.85),
     AmountPattern("spelled_word_after", _compile(
-        rf"(?P<words>(?i:{_WORDNUM}))\ (?P<cur>(?i:{_CURWORD}))\b"), 0.8),
+        rf"(?P<words>(?i:{WORDNUM}))\ (?P<cur>(?i:{CURWORD}))\b"), 0.8),
+    AmountPattern("symbol_range", _compile(
+        rf"{_NOT_AFTER_SYM}(?P<cur>{SYM}|(?<![\w]){CODE})\ ?(?P<num>{NUM}){MULT}{_DASH}"
+        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, "range"),
+    AmountPattern("between_symbol_range", _compile(
+        rf"(?<![\w])(?i:between)\s+(?P<cur>{SYM}|{CODE})\ ?(?P<num>{NUM}){MULT}\s+(?i:and)\s+"
+        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, "range"),
+    AmountPattern("range_marker_after", _compile(
+        rf"(?:(?<![\w])(?i:between)\s+(?P<num>{NUM})\s+(?i:and)\s+"
+        rf"|(?P<num>{NUM}){_DASH}|(?P<num>{NUM})\s+(?i:to)\s+)"
+        rf"(?P<num2>{NUM}){_MULT2}\ ?(?P<cur>(?i:{CURWORD})\b|{_AFTER})"), 0.85, "range"),
     AmountPattern("labelled_bare_number", _compile(
         rf"(?<![\w])(?i:price|cost|rent|fare|total|balance|fee|charge|refund|deposit)"
         rf"(?:\s+[A-Za-z]+){{0,3}}?\s+(?i:is|was|will\s+be|would\s+be|comes\s+to|of|:)"
-        rf"\s+(?P<num>(?=\d{{2}}){_NUM})(?!\s*(?i:%|percent|people|persons|guests|tickets|"
-        rf"items|nights|days|hours|minutes|rooms|seats|adults|children|kids|stars|degrees)\b)"
-        rf"(?!\s?(?:{_SYM}|{_CODE}|(?i:{_CURWORD})\b))"), 0.6, span_group="num"),
+        rf"\s+(?P<num>(?=\d{{2}}){NUM})(?!\s*(?i:%|percent|{_COUNT_NOUNS})\b)"
+        rf"(?!\s?(?:{SYM}|{CODE}|(?i:{CURWORD})\b))"), 0.6, span_group="num"),
     AmountPattern("percent", _compile(
-        rf"(?P<num>{_NUM})\ ?(?:%|(?i:per\ ?cent|pct)\b)"), 0.9, "percent"),
+        rf"(?P<num>{NUM})\ ?(?:%|(?i:per\ ?cent|pct)\b)"), 0.9, "percent"),
     AmountPattern("spelled_percent", _compile(
-        rf"(?P<words>(?i:{_WORDNUM}))\ (?i:per\ ?cent)\b"), 0.8, "percent"),
+        rf"(?P<words>(?i:{WORDNUM}))\ (?i:per\ ?cent)\b"), 0.8, "percent"),
 )
 
 # --- labels ----------------------------------------------------------------------------
@@ -153,10 +162,6 @@ _WORD_RE = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 _SENTENCE_BREAK = regex.compile(r"[.!?;\n](?=\s|$)|[\n{}\[\]]")
 _CLAUSE_BREAK = regex.compile(r",\s|\b(?:and|but|or|while|whereas|so)\b", regex.IGNORECASE)
 _JSON_KEY = regex.compile(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\"?\s*$")
-_PER = regex.compile(
-    r"\s*(?:per|a|an|each|every|/)\s*(night|month|day|week|year|hour|person|ticket|head)\b",
-    regex.IGNORECASE,
-)
 
 
 def _label_after(text: str, end: int) -> str | None:
@@ -213,92 +218,90 @@ def find_label(text: str, start: int, end: int) -> str | None:
     return _label_json(text, start) or _label_after(text, end) or _label_before(text, start)
 
 
-# --- values ----------------------------------------------------------------------------
+# --- values, signs and rates ------------------------------------------------------------
 
 
-def parse_digits(raw: str) -> Decimal | None:
-    """Parse a digit number; return None when its format is ambiguous ("1.240")."""
-    s = raw.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "")
-    try:
-        if "," in s and "." in s:
-            if s.rfind(",") > s.rfind("."):  # 1.240,00
-                return Decimal(s.replace(".", "").replace(",", "."))
-            return Decimal(s.replace(",", ""))  # 18,124.73
-        if "," in s:
-            head, _, tail = s.rpartition(",")
-            if len(tail) == 3:  # 1,240: English thousands separator
-                return Decimal(s.replace(",", ""))
-            if s.count(",") == 1:  # 12,50: decimal comma
-                return Decimal(f"{head}.{tail}")
-            return None
-        if "." in s:
-            if s.count(".") > 1:  # 1.240.000
-                parts = s.split(".")
-                return Decimal("".join(parts)) if all(len(p) == 3 for p in parts[1:]) else None
-            head, _, tail = s.partition(".")
-            if len(tail) == 3:  # 1.240: thousands or three decimals
-                return None
-            return Decimal(s)
-        return Decimal(s)
-    except InvalidOperation:
-        return None
+def _number(groups: dict[str, str | None], currency: str | None, second: bool = False
+            ) -> Decimal | None:
+    suffix = "2" if second else ""
+    return parse_number(groups.get("num" + suffix), groups.get("words"),
+                        groups.get("mult" + suffix), currency)
 
 
-def parse_words(raw: str) -> Decimal | None:
-    """Parse a spelled-out number ("one hundred and sixteen"); None if malformed."""
-    total, current, seen = 0, 0, False
-    for word in regex.split(r"[\s-]+", raw.lower()):
-        if word in ("a", "an"):
-            current = max(current, 1)
-            continue
-        if word == "and":
-            continue
-        if word in UNIT_WORDS:
-            value = UNIT_WORDS[word]
-            low = current % 100
-            if seen and low and not (low % 10 == 0 and low >= 20 and value < 10):
-                return None  # "ten twenty", "five six"
-            current += value
-        elif word in SCALE_WORDS:
-            scale = SCALE_WORDS[word]
-            if scale == 100:
-                current = max(current, 1) * 100
-            else:
-                total += max(current, 1) * scale
-                current = 0
-        else:
-            return None
-        seen = True
-    return Decimal(total + current) if seen else None
-
-
-_MULTIPLIERS: dict[str, int] = {
-    "k": 1_000, "thousand": 1_000, "m": 1_000_000, "mn": 1_000_000, "million": 1_000_000,
-    "bn": 1_000_000_000, "billion": 1_000_000_000,
-}
-
-
-def _value(match: regex.Match[str], subtype: str) -> dict[str, str | None] | None:
-    number = (parse_digits(match.group("num")) if match.groupdict().get("num")
-              else parse_words(match.group("words")))
+def _money(groups: dict[str, str | None]) -> dict[str, str | None] | None:
+    marker = groups.get("cur")
+    currency = currency_of(marker)
+    number = _number(groups, currency)
     if number is None:
         return None
-    mult = (match.groupdict().get("mult") or "").strip().lower()
-    if mult:
-        number *= _MULTIPLIERS[mult]
-    if subtype == "percent":
-        return {"percent": format(number, "f")}
-    cur = match.groupdict().get("cur")
-    if cur is None:
-        return Money(amount=number).as_value()
-    currency = SYMBOLS.get(cur) or (cur if cur in CODES else None)
-    if currency is None:
-        low = cur.lower()
-        currency = WORDS.get(low, "USD" if low == "usd" else None)
-        if low in ("cent", "cents", "pence"):
-            number = number / 100
-            currency = "GBP" if low == "pence" else None
+    if marker and marker.lower() in MINOR_WORDS:
+        number = number.scaleb(-2)
     return Money(amount=number, currency=currency).as_value()
+
+
+def _range(groups: dict[str, str | None]) -> dict[str, str | None] | None:
+    marker = groups.get("cur") or ""
+    currency = currency_of(marker)
+    other = groups.get("cur2")
+    if other and currency_of(other) != currency:
+        return None
+    low, high = _number(groups, currency), _number(groups, currency, second=True)
+    if low is None or high is None or low >= high:
+        return None
+    if marker.lower() in MINOR_WORDS:
+        low, high = low.scaleb(-2), high.scaleb(-2)
+    return {"min": format(low, "f"), "max": format(high, "f"), "currency": currency}
+
+
+def _value(groups: dict[str, str | None], subtype: str) -> dict[str, str | None] | None:
+    if subtype == "percent":
+        number = _number(groups, None)
+        return None if number is None else {"percent": format(number, "f")}
+    if subtype == "range":
+        return _range(groups)
+    return _money(groups)
+
+
+_PER = regex.compile(
+    r"\s*(?:(?:per|/)\s*(?!(?:the|a|an|cent)\b)([A-Za-z]{2,15})"
+    r"|(?:a|an|each|every)\s+(night|month|day|week|year|hour|person|ticket|head|seat|user"
+    r"|guest|room|adult|child|mile|kilometer|km|minute|item|unit|visit|session|lesson))\b",
+    regex.IGNORECASE,
+)
+#: Short forms after "/" ("$9/mo").
+_PER_SHORT: dict[str, str] = {"mo": "month", "hr": "hour", "yr": "year", "wk": "week",
+                              "h": "hour", "d": "day"}
+_CREDIT_AFTER = regex.compile(r"\s(?:(?i:credit)|CR|Cr)\b")
+_CELL_END = regex.compile(r"\)[ \t]*(?:$|\n|\|)")
+
+
+def _per(text: str, end: int) -> str | None:
+    """Return the unit(s) of a rate after ``end`` ("per seat per month"), at most three."""
+    units: list[str] = []
+    pos = end
+    while len(units) < 3:
+        m = _PER.match(text, pos, timeout=TIMEOUT)
+        if not m:
+            break
+        word = (m.group(1) or m.group(2)).lower()
+        units.append(_PER_SHORT.get(word, word) if m.group(0).lstrip().startswith("/")
+                     else word)
+        pos = m.end()
+    return " per ".join(units) or None
+
+
+def _sign(text: str, start: int, end: int, groups: dict[str, str | None]
+          ) -> tuple[int, bool]:
+    """Return the span start (widened over a leading minus) and whether it reads negative."""
+    if groups.get("neg"):
+        return start, True
+    if start >= 1 and text[start - 1] in "-\u2212" and (
+            start == 1 or not (text[start - 2].isalnum() or text[start - 2] in SYMBOL_CHARS)):
+        return start - 1, True
+    if start >= 1 and text[start - 1] == "(" and _CELL_END.match(text, end) and (
+            start == 1 or text[start - 2] in " \t\n|:"):
+        return start, True
+    return start, bool(_CREDIT_AFTER.match(text, end))
 
 
 def _select(found: list[tuple[int, int, float, int, Candidate]]) -> list[Candidate]:
@@ -307,9 +310,25 @@ def _select(found: list[tuple[int, int, float, int, Candidate]]) -> list[Candida
     return [f[4] for f in spans.select(preferred, lambda f: (f[0], f[1]))]
 
 
+def _minor_currency(found: list[Candidate]) -> list[Candidate]:
+    """Give "25000 cents" the one currency the turn's other amounts use, if there is one."""
+    used = {c.value["currency"] for c in found
+            if c.subtype in ("money", "range") and c.value and c.value.get("currency")}
+    if len(used) != 1:
+        return found
+    (currency,) = used
+    out = []
+    for c in found:
+        words = c.text.lower().split()
+        if c.value and c.value.get("currency") is None and words and words[-1] in MINOR_WORDS:
+            c = c.model_copy(update={"value": {**c.value, "currency": currency}})
+        out.append(c)
+    return out
+
+
 @register(NAME)
 class RegexAmounts:
-    """Find money amounts and percentages next to an explicit currency or percent marker."""
+    """Find money amounts, ranges and percentages next to a currency or percent marker."""
 
     name: ClassVar[str] = NAME
     needs_doc: ClassVar[bool] = False
@@ -323,18 +342,25 @@ class RegexAmounts:
             for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name,
                               where=f"turn {turn.number}"):
                 start, end = m.span(pat.span_group)
-                attrs: dict[str, str] = {}
-                per = _PER.match(text, end)
-                if per and pat.subtype == "money":
-                    attrs["per"] = per.group(1).lower()
+                groups = m.groupdict()
+                attrs: dict[str, Any] = {}
+                if pat.subtype != "percent":
+                    start, negative = _sign(text, start, end, groups)
+                    if negative:
+                        attrs["sign"] = "negative"
+                    per = _per(text, end)
+                    if per:
+                        attrs["per"] = per
+                value = _value(groups, pat.subtype)
+                if value is None and pat.subtype == "range":
+                    continue  # "2024-25 EUR", "$10 -$5": not a range; the ends stand alone
                 cand = Candidate.of(
                     text, start, end, kind=Kind.AMOUNT, subtype=pat.subtype, score=pat.score,
                     extractor=NAME, why=f"pattern {pat.name!r}",
-                    label=find_label(text, start, end), value=_value(m, pat.subtype),
-                    attrs=attrs,
+                    label=find_label(text, start, end), value=value, attrs=attrs,
                 )
                 found.append((start, end, pat.score, order, cand))
-        return _select(found)
+        return _minor_currency(_select(found))
 
 
 def money_value(text: str) -> dict[str, str | None] | None:

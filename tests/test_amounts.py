@@ -132,3 +132,177 @@ def test_parse_words(raw: str, expected: int | None) -> None:
 def test_values_are_decimal_strings_not_floats() -> None:
     (cand,) = amounts("$0.10")
     assert cand.value == {"amount": "0.10", "currency": "USD"}
+
+
+@pytest.mark.parametrize(
+    "text, span, amount, currency",
+    [
+        ("€930", "€930", "930", "EUR"),
+        ("930 EUR", "930 EUR", "930", "EUR"),
+        ("USD 12.50", "USD 12.50", "12.50", "USD"),
+        ("12.50 dollars", "12.50 dollars", "12.50", "USD"),
+        ("£12.50", "£12.50", "12.50", "GBP"),
+        ("CHF 89.– net", "CHF 89.–", "89", "CHF"),
+        ("89,- €", "89,- €", "89", "EUR"),
+        ("1.240,00 €", "1.240,00 €", "1240.00", "EUR"),
+        ("total 1 240,00 €", "1 240,00 €", "1240.00", "EUR"),
+        ("total 1\u202f240,00 €", "1\u202f240,00 €", "1240.00", "EUR"),
+        ("total 1\u00a0240,00 EUR", "1\u00a0240,00 EUR", "1240.00", "EUR"),
+        ("CHF 1'314.97", "CHF 1'314.97", "1314.97", "CHF"),
+        ("CHF 1’314.97", "CHF 1’314.97", "1314.97", "CHF"),
+        ("¥1,200", "¥1,200", "1200", "JPY"),
+        ("¥1.200", "¥1.200", "1200", "JPY"),
+        ("₹500", "₹500", "500", "INR"),
+        ("R$ 20,00", "R$ 20,00", "20.00", "BRL"),
+        ("kr 350", "kr 350", "350", None),
+        ("350 kr.", "350 kr.", "350", None),
+        ("$5k", "$5k", "5000", "USD"),
+        ("$1.2m", "$1.2m", "1200000", "USD"),
+        ("€2bn", "€2bn", "2000000000", "EUR"),
+        ("25000 cents", "25000 cents", "250.00", None),
+        ("20 swiss francs", "20 swiss francs", "20", "CHF"),
+    ],
+)
+def test_currency_forms(text: str, span: str, amount: str, currency: str | None) -> None:
+    (cand,) = amounts(text)
+    assert (cand.text, cand.subtype, cand.value) == (
+        span, "money", {"amount": amount, "currency": currency})
+
+
+def test_cents_take_the_currency_of_the_turn() -> None:
+    got = amounts("That is $3 plus 25000 cents.")
+    assert [c.value for c in got] == [{"amount": "3", "currency": "USD"},
+                                      {"amount": "250.00", "currency": "USD"}]
+
+
+@pytest.mark.parametrize("text, span", [("Price: €1.240 all in.", "€1.240"),
+                                        ("1.240 EUR", "1.240 EUR"), ("$2.500", "$2.500")])
+def test_ambiguous_dot_group_has_no_value(text: str, span: str) -> None:
+    (cand,) = amounts(text)
+    assert (cand.text, cand.value) == (span, None)
+
+
+@pytest.mark.parametrize(
+    "text, span, signed",
+    [
+        ("Adjustment -€20 applied", "-€20", True),
+        ("Adjustment: −€20", "−€20", True),
+        ("balance €-20", "€-20", True),
+        ("You get a €20 credit.", "€20", True),
+        ("Line total €20 CR", "€20", True),
+        ("Refund: (€20)\nTotal: €100", "€20", True),
+        ("| Refund | (€20) |", "€20", True),
+        ("the fee (€20) is waived", "€20", False),
+        ("a €20 fee", "€20", False),
+        ("prices €10-€15", "€10-€15", False),
+    ],
+)
+def test_negative_sign(text: str, span: str, signed: bool) -> None:
+    cand = amounts(text)[0]
+    assert cand.text == span
+    assert cand.attrs.get("sign") == ("negative" if signed else None)
+    if cand.subtype == "money":
+        assert cand.value is not None and not cand.value["amount"].startswith("-")
+
+
+@pytest.mark.parametrize(
+    "text, span, low, high, currency",
+    [
+        ("rooms are €10–15 a night", "€10–15", "10", "15", "EUR"),
+        ("$10-$15", "$10-$15", "10", "15", "USD"),
+        ("$10 - $15", "$10 - $15", "10", "15", "USD"),
+        ("between 10 and 15 euros", "between 10 and 15 euros", "10", "15", "EUR"),
+        ("Between €10 and €15.", "Between €10 and €15", "10", "15", "EUR"),
+        ("10 to 15 euros", "10 to 15 euros", "10", "15", "EUR"),
+        ("10–15 €", "10–15 €", "10", "15", "EUR"),
+        ("$5k-$10k", "$5k-$10k", "5000", "10000", "USD"),
+    ],
+)
+def test_ranges(text: str, span: str, low: str, high: str, currency: str) -> None:
+    (cand,) = amounts(text)
+    assert (cand.text, cand.subtype) == (span, "range")
+    assert cand.value == {"min": low, "max": high, "currency": currency}
+
+
+@pytest.mark.parametrize(
+    "text, spans",
+    [
+        ("It went from $10 to $15.", ["$10", "$15"]),
+        ("2024-25 EUR", ["25 EUR"]),
+        ("$15-$10", ["$15", "$10"]),
+        ("€10 and €15", ["€10", "€15"]),
+    ],
+)
+def test_not_ranges(text: str, spans: list[str]) -> None:
+    got = amounts(text)
+    assert [c.text for c in got] == spans
+    assert all(c.subtype == "money" for c in got)
+
+
+@pytest.mark.parametrize(
+    "text, per",
+    [
+        ("It costs $150 per night.", "night"),
+        ("$24.00 per seat per month", "seat per month"),
+        ("$9/mo", "month"),
+        ("€12 a day", "day"),
+        ("$30 per adult", "adult"),
+        ("$30 per the contract", None),
+        ("$30 today", None),
+    ],
+)
+def test_rates(text: str, per: str | None) -> None:
+    (cand,) = amounts(text)
+    assert cand.attrs.get("per") == per
+
+
+@pytest.mark.parametrize(
+    "text, label",
+    [
+        ("We'll refund €930 today.", "refund"),
+        ("There is a €75 restocking fee.", "restocking fee"),
+        ("plus €18 delivery charge", "delivery charge"),
+        ("plus $4.20 tax", "tax"),
+        ("The tax is $4.20.", "tax"),
+    ],
+)
+def test_more_labels(text: str, label: str) -> None:
+    (cand,) = amounts(text)
+    assert cand.label == label
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We are 2 people.",
+        "I need 10 seats for 3 nights.",
+        "Book 4 rooms for 2 adults and 1 child.",
+        "The flight has 180 seats and takes 3 hours.",
+        "It's 2 miles away, 15 minutes on foot.",
+        "Apartment with 2 bedrooms, 1,250 square feet.",
+        "Version 1.240, build 1 240.",
+        "Call me at 5, we have 3 tickets.",
+    ],
+)
+def test_counts_are_not_amounts(text: str) -> None:
+    assert amounts(text) == []
+
+
+def test_money_value_is_importable_and_single() -> None:
+    from extractors.amounts import money_value
+
+    assert money_value("a refund of €930") == {"amount": "930", "currency": "EUR"}
+    assert money_value("€930 or €40") is None
+    assert money_value("€10–15") is None
+
+
+@pytest.mark.parametrize("text", [
+    "1," * 500_000, "9" * 1_000_000, "1 " * 500_000 + "€", "1'" * 500_000, "1.–" * 330_000,
+    "1,2" * 330_000 + " EUR", "between 1 and " * 70_000 + "euros",
+    # dense in amounts: every few characters is one, so 100 KB is plenty
+    "€1-" * 33_000, "$1 per " * 14_000,
+])
+def test_megabyte_runs_return_verbatim(text: str) -> None:
+    """Return on 1 MB runs of digits and separators (the patterns are linear)."""
+    for cand in amounts(text):
+        assert text[cand.start:cand.end] == cand.text
