@@ -26,6 +26,7 @@ _SHIPPED = (
     "extractors.amounts",
     "extractors.identifiers",
     "extractors.datetimes",
+    "extractors.tool_fields",
     "extractors.entities",
     "extractors.commitments",
     "extractors.commitment_lifecycle",
