@@ -3,23 +3,45 @@
 Named, scored patterns find *atoms* (a calendar date, a weekday, "tomorrow", a clock
 time, a part of the day, a duration); adjacent atoms joined by light words ("Thursday
 3 December, 14:00") or range words ("14:00-18:00") are merged into one candidate, so a
-date+time phrase is one span, not fragments. ``value`` is ``{"iso": ...}`` only when
-the phrase resolves without a reference date (a full date, a clock time whose half of
-the day is known, a plain duration); the parts that are known go to ``attrs``
-(``month``, ``day``, ``weekday``, ``time``, ``end_time``, ...) for later resolution.
+date+time phrase is one span, not fragments. A phrase after "by", "before" or "no later
+than" takes that word into its span and has subtype ``deadline``.
+
+Values (resolution rules in :mod:`extractors.dateresolve`); ``None`` when the phrase does
+not resolve, and anything relative (no year, a weekday, "tomorrow", "in 3 days") needs
+``turn.reference``:
+
+- ``{"iso": "2026-12-03"}`` a day; ``"2026-12"`` a month; ``"2026-W49"`` a week;
+  ``"14:00"`` a clock time alone; ``"2026-12-03T14:00"`` a date and time.
+- Ranges are ISO 8601 intervals in the same key: ``{"iso": "14:00/18:00"}``,
+  ``{"iso": "2026-12-03T14:00/2026-12-03T18:00"}``, ``{"iso": "2026-12-03/2026-12-05"}``.
+- Durations: ``{"iso": "P3D"}`` (``PT24H``, ...); in working days there is no exact
+  ISO duration, so ``{"duration": "P5D", "business_days": true}``; "within" + a
+  reference adds ``"until"``, the last day. "in 3 days" / "3 days ago" are dates.
+- Numeric dates ``a/b/yyyy`` with both parts <= 12 resolve only with a ``date_order``
+  (``"dmy"`` or ``"mdy"``) given to the extractor.
+
+The known parts go to ``attrs`` (``month``, ``day``, ``weekday``, ``time``,
+``end_time``, ``part``, ...) whether or not the phrase resolves.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import regex
 
 from extractors import spans
 from extractors.base import Candidate, TurnView, find_all, register
+from extractors.dateresolve import (
+    DateParts,
+    Segment,
+    combine,
+    normalize_rel,
+    resolve_duration,
+)
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -59,10 +81,6 @@ NUMBERS: dict[str, int] = {
     "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
     "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60,
     "ninety": 90, "a": 1, "an": 1, "a couple of": 2, "couple of": 2,
-}
-UNITS: dict[str, str] = {
-    "second": "S", "minute": "M", "min": "M", "hour": "H", "hr": "H", "day": "D",
-    "night": "D", "week": "W", "month": "M", "year": "Y",
 }
 
 
@@ -302,15 +320,25 @@ def _info(m: regex.Match[str], role: str) -> dict[str, Any]:
         info.update(year=int(g["y1"]), month=int(g["m1"]), day=int(g["d1"]))
     if g.get("a"):
         a, b, y = int(g["a"]), int(g["b"]), g["y2"]
-        year = int(y) if len(y) == 4 else None
-        if year is not None:
-            info["year"] = year
+        info["year"] = int(y) if len(y) == 4 else 2000 + int(y)
+        info["short_year"] = len(y) == 2
         if a > 12 >= b:
             info.update(day=a, month=b)
         elif b > 12 >= a:
             info.update(day=b, month=a)
+        elif a <= 12 and b <= 12:
+            info["ambiguous"] = (a, b)
     if g.get("weekday"):
         info["weekday"] = WEEKDAYS[g["weekday"].lower().rstrip(".")]
+        info["weekday_rel"] = normalize_rel(g.get("rel"))
+        if g.get("week"):
+            info["week_rel"] = normalize_rel(regex.sub(r"(?i)\s*week$", "", g["week"].strip()))
+    elif g.get("rel") and role == "date":  # "the 9th of next month"
+        info["month_rel"] = normalize_rel(regex.sub(r"(?i)\s*month$", "", g["rel"].strip()))
+    if g.get("part"):
+        info["part_word"] = g["part"]
+    if g.get("relday"):
+        info["relday"] = " ".join(g["relday"].lower().split())
     if g.get("rel") or g.get("relday") or g.get("week") or g.get("dir") and role == "duration":
         info["relative"] = True
     if role in TIME_ROLES:
@@ -346,9 +374,15 @@ def _info(m: regex.Match[str], role: str) -> dict[str, Any]:
         info["unit"] = {"min": "minute", "hr": "hour"}.get(unit, unit)
         info["working"] = bool(g.get("kindword") and
                                g["kindword"].lower().strip() in ("working", "business"))
-        prep = (g.get("prep") or "").strip().lower()
+        prep = " ".join((g.get("prep") or "").lower().split())
+        info["prep"] = prep
         if g.get("dir") or prep == "in":
             info["relative"] = True
+            anchor = " ".join((g.get("dir") or "").lower().split())
+            if anchor in ("ago", "from now") or prep == "in":
+                info["direction"] = -1 if anchor == "ago" else 1
+            else:  # "3 days later": counted from another event, left unresolved
+                info["elsewhere"] = True
         if count in ("a", "an") and not prep:
             info["weak"] = True
     return info
@@ -363,7 +397,7 @@ def _valid(atom: Atom) -> bool:
     if info.get("weak"):
         return False
     if atom.name == "numeric_date" and "month" not in info:
-        return "year" in info  # ambiguous day/month: keep the span, no value
+        return not info.get("short_year")  # ambiguous day/month: keep a/b/yyyy only
     if "year" in info and "month" in info and "day" in info:
         try:
             date(info["year"], info["month"], info["day"])
@@ -383,7 +417,7 @@ def _category(role: str) -> str:
     return role
 
 
-def _joinable(text: str, chain: list[Atom], nxt: Atom) -> str | None:
+def _joinable(text: str, chain: list[Atom], nxt: Atom, joins: list[str]) -> str | None:
     """Return how ``nxt`` joins the chain ('light' or 'range'), or None if it does not."""
     last = chain[-1]
     gap = text[last.end:nxt.start]
@@ -402,8 +436,10 @@ def _joinable(text: str, chain: list[Atom], nxt: Atom) -> str | None:
     if not _LIGHT_JOIN.match(gap):
         return None
     roles = {x.role for x in chain}
-    has_time = any(_category(x.role) == "time" for x in chain)
-    has_date = any(_category(x.role) == "date" for x in chain)
+    side = chain[max((i + 1 for i, j in enumerate(joins) if j == "range"), default=0):]
+    # one clock time per side: "Tuesday 10:00 to Thursday 14:00", not "Tuesday 10:00 14:00"
+    has_time = any(_category(x.role) == "time" for x in side)
+    has_date = any(_category(x.role) == "date" for x in side)
     if b == "part":
         return "light" if a == "date" and "part" not in roles and not has_time else None
     if a == "part":
@@ -439,60 +475,88 @@ def _subtype(chain: list[Atom], joins: list[str]) -> str:
     return "date"
 
 
-def _value(chain: list[Atom], subtype: str) -> tuple[dict[str, str] | None, dict[str, Any]]:
+_PART_KEY = regex.compile(r"(?i)morning|afternoon|evening|night|noon|lunchtime")
+_DATE_KEYS = ("year", "month", "day", "weekday", "weekday_rel", "week_rel", "month_rel",
+              "relday", "ambiguous")
+
+
+def _atom_dates(atom: Atom) -> list[DateParts]:
+    """Return the date parts one atom gives: none, one, or two ("March 3-5")."""
+    parts = DateParts(**{k: atom.info[k] for k in _DATE_KEYS if atom.info.get(k) is not None})
+    if atom.role == "iso":
+        parts.iso = atom.info["iso"]
+    if atom.info.get("day2") is not None:
+        return [parts, DateParts(**{**parts.__dict__, "day": atom.info["day2"]})]
+    return [parts]
+
+
+def _times(chain: list[Atom]) -> list[list[str | None]]:
+    """Return the clock times of each atom (empty for a non-time atom)."""
+    out: list[list[str | None]] = [[] for _ in chain]
+    h24 = any(a.info.get("h24") for a in chain if a.role in TIME_ROLES)
+    for i, atom in enumerate(chain):
+        if atom.role not in TIME_ROLES:
+            continue
+        clock = atom.info.get("clock")
+        if clock is None and atom.info.get("hm") and atom.role == "time" \
+                and "ampm" not in atom.info:
+            hour, minute = atom.info["hm"]
+            if h24 or hour == 12:  # a 24-hour partner; "12:30" reads alike in both clocks
+                clock = f"{hour:02d}:{minute:02d}"
+        out[i].append(clock)
+        if atom.info.get("end_clock"):
+            out[i].append(atom.info["end_clock"])
+    return out
+
+
+def _segments(chain: list[Atom], joins: list[str]) -> list[Segment]:
+    """Split the phrase at range words into (dates, times) per side."""
+    segments: list[Segment] = []
+    for i, (atom, times) in enumerate(zip(chain, _times(chain), strict=True)):
+        if not segments or joins[i - 1] == "range":
+            segments.append(([], []))
+        dates, seg_times = segments[-1]
+        if _category(atom.role) == "date":
+            if dates and atom.role != "iso":  # "Thursday 3 December": one date, more parts
+                for key in _DATE_KEYS:
+                    if atom.info.get(key) is not None and getattr(dates[-1], key) is None:
+                        setattr(dates[-1], key, atom.info[key])
+            else:
+                dates.extend(_atom_dates(atom))
+        seg_times.extend(times)
+    return segments
+
+
+def _value(chain: list[Atom], joins: list[str], subtype: str, ref: date | None,
+           order: str | None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     attrs: dict[str, Any] = {}
-    times: list[str | None] = []
-    h24 = False
     for atom in chain:
         for key in ("year", "month", "day", "day2", "weekday", "tz", "count", "unit", "working"):
             if key in atom.info and key not in attrs:
                 attrs[key] = atom.info[key]
-        if atom.role in TIME_ROLES:
-            times.append(atom.info.get("clock"))
-            if atom.info.get("end_clock"):
-                times.append(atom.info["end_clock"])
-            h24 = h24 or atom.info.get("h24", False)
         if atom.role == "iso":
             attrs["iso"] = atom.info["iso"]
-    if h24:  # one 24-hour time in a range makes its bare partner 24-hour too
-        for i, atom in enumerate(a for a in chain if a.role == "time"):
-            if times[i] is None and atom.info.get("hm") and "ampm" not in atom.info:
-                hour, minute = atom.info["hm"]
-                times[i] = f"{hour:02d}:{minute:02d}"
+        if atom.role == "part" or atom.info.get("part_word"):
+            found = _PART_KEY.search(atom.info.get("part_word") or "")
+            if found and "part" not in attrs:
+                attrs["part"] = found.group(0).lower()
+    times = [t for per_atom in _times(chain) for t in per_atom]
     if times:
         attrs["time"] = times[0]
         if len(times) > 1:
             attrs["end_time"] = times[-1]
     if "iso" in attrs and len(chain) == 1:
         return {"iso": attrs.pop("iso")}, attrs
-    if subtype == "duration":
-        count, unit = attrs.get("count"), attrs.get("unit")
-        if isinstance(count, int) and unit in UNITS and not attrs.get("working"):
-            code = UNITS[unit] if unit != "night" else "D"
-            prefix = "PT" if unit in ("second", "minute", "hour") else "P"
-            return {"iso": f"{prefix}{count}{code}"}, attrs
-        return None, attrs
-    if any(a.info.get("relative") or a.role == "relday" for a in chain):
-        return None, attrs
-    day_iso = None
-    if {"year", "month", "day"} <= attrs.keys():
-        try:
-            day_iso = date(attrs["year"], attrs["month"], attrs["day"]).isoformat()
-        except ValueError:
-            day_iso = None
-    if any(_category(a.role) == "date" for a in chain) and day_iso is None:
-        return None, attrs
-    if times and any(t is None for t in times):
-        return None, attrs
-    if times:
-        head = f"{day_iso}T" if day_iso else ""
-        iso = f"{head}{times[0]}"
-        if len(times) > 1:
-            iso += f"/{head}{times[-1]}"
-        return {"iso": iso}, attrs
-    if day_iso:
-        return {"iso": day_iso}, attrs
-    return None, attrs
+    if all(a.role == "duration" for a in chain):
+        info = chain[0].info
+        if info.get("elsewhere"):
+            return None, attrs
+        value = resolve_duration(attrs.get("count"), attrs.get("unit"), ref,
+                                 working=bool(attrs.get("working")),
+                                 direction=info.get("direction", 0), prep=info.get("prep", ""))
+        return value, attrs
+    iso = combine(_segments(chain, joins), ref, order)
+    return ({"iso": iso} if iso else None), attrs
 
 
 def _non_overlapping(atoms: list[Atom]) -> list[Atom]:
@@ -500,13 +564,34 @@ def _non_overlapping(atoms: list[Atom]) -> list[Atom]:
     return spans.select(preferred, lambda a: (a.start, a.end))
 
 
+_DEADLINE = regex.compile(r"(?i)(?<![\w])(?:by|before|no\s+later\s+than|not\s+later\s+than)"
+                          r"\s+(?:the\s+end\s+of\s+)?$")
+
+
+def reference_date(turn: TurnView) -> date | None:
+    """Return the calendar date relative phrases of ``turn`` resolve against, if any."""
+    ref = turn.reference
+    if isinstance(ref, datetime):
+        return ref.date()
+    return ref
+
+
 @register(NAME)
 class RegexDatetimes:
-    """Find dates, times, ranges, durations and relative dates, one span per phrase."""
+    """Find dates, times, ranges, durations and relative dates, one span per phrase.
+
+    ``date_order`` (``"dmy"`` or ``"mdy"``) resolves numeric dates whose day and month
+    are both <= 12; without it they keep their span and get no value.
+    """
 
     name: ClassVar[str] = NAME
     needs_doc: ClassVar[bool] = False
     patterns: ClassVar[tuple[DtPattern, ...]] = PATTERNS
+
+    def __init__(self, date_order: str | None = None) -> None:
+        if date_order not in (None, "dmy", "mdy"):
+            raise ValueError(f"date_order must be 'dmy', 'mdy' or None, not {date_order!r}")
+        self.date_order = date_order
 
     def atoms(self, text: str) -> list[Atom]:
         """Return the non-overlapping atoms of ``text``, longest first on conflicts."""
@@ -526,7 +611,7 @@ class RegexDatetimes:
         for atom in self.atoms(text):
             if chains:
                 chain, joins = chains[-1]
-                how = _joinable(text, chain, atom)
+                how = _joinable(text, chain, atom, joins)
                 if how:
                     chain.append(atom)
                     joins.append(how)
@@ -537,7 +622,10 @@ class RegexDatetimes:
                 continue
             start, end = chain[0].start, chain[-1].end
             subtype = _subtype(chain, joins)
-            value, attrs = _value(chain, subtype)
+            value, attrs = _value(chain, joins, subtype, reference_date(turn), self.date_order)
+            lead = _DEADLINE.search(text, max(0, start - 32), start)
+            if lead and chain[0].role != "duration" and subtype != "range":
+                start, subtype = lead.start(), "deadline"
             out.append(Candidate.of(
                 text, start, end, kind=Kind.DATETIME, subtype=subtype,
                 score=max(a.score for a in chain), extractor=NAME,

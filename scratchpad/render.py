@@ -84,8 +84,13 @@ def _turns_note(turns: Sequence[int]) -> str:
 
 
 def _value_key(record: Record) -> str:
+    """Return what makes two mentions one line: the identifier's normal form, the
+    amount's value, a date/time's own words (two phrasings of one day say different
+    things: "Thursday 14:00-18:00" offered, "Thursday 3 December, 14:00-18:00" booked)."""
     value = record.value or {}
-    for key in ("normalized", "e164", "iso"):
+    if record.kind == Kind.DATETIME.value:
+        return f"{record.kind}|{' '.join(record.text.split()).casefold()}"
+    for key in ("normalized", "e164"):
         if isinstance(value.get(key), str):
             return f"{record.kind}|{value[key]}"
     if record.kind == Kind.AMOUNT.value and value.get("amount") is not None:

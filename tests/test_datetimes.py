@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from extractors.base import TurnView
@@ -101,3 +103,144 @@ def test_attrs_keep_known_parts() -> None:
 )
 def test_no_false_dates(text: str) -> None:
     assert dts(text) == []
+
+
+# --- values against a reference date ------------------------------------------------------
+
+#: A Sunday: "this Friday" and "next Thursday" fall in the following week.
+REF = datetime(2026, 11, 29, 10, 15)
+
+
+def resolved(text: str, reference: datetime | None = REF,
+             date_order: str | None = None) -> list[tuple[str, str, dict | None]]:
+    turn = TurnView(thread="t", number=1, role="user", text=text, reference=reference)
+    return [(c.text, c.subtype, c.value)
+            for c in RegexDatetimes(date_order=date_order).extract(turn)]
+
+
+@pytest.mark.parametrize(
+    "text, span, subtype, value",
+    [
+        ("on 3 Dec", "3 Dec", "date", {"iso": "2026-12-03"}),
+        ("on 3 March", "3 March", "date", {"iso": "2027-03-03"}),  # next occurrence
+        ("on 29 November", "29 November", "date", {"iso": "2026-11-29"}),  # on the day
+        ("15.12.2026", "15.12.2026", "date", {"iso": "2026-12-15"}),
+        ("2026-12-03", "2026-12-03", "date", {"iso": "2026-12-03"}),
+        ("Thursday 3 December", "Thursday 3 December", "date", {"iso": "2026-12-03"}),
+        ("Friday 3 December", "Friday 3 December", "date", None),  # weekday disagrees
+        ("today", "today", "relative", {"iso": "2026-11-29"}),
+        ("tomorrow afternoon", "tomorrow afternoon", "relative", {"iso": "2026-11-30"}),
+        ("the day after tomorrow", "the day after tomorrow", "relative",
+         {"iso": "2026-12-01"}),
+        ("yesterday", "yesterday", "relative", {"iso": "2026-11-28"}),
+        ("next Thursday", "next Thursday", "relative", {"iso": "2026-12-03"}),
+        ("this Friday", "this Friday", "relative", {"iso": "2026-12-04"}),
+        ("on Sunday", "Sunday", "relative", {"iso": "2026-11-29"}),
+        ("last Monday", "last Monday", "relative", {"iso": "2026-11-23"}),
+        ("Wednesday next week", "Wednesday next week", "relative", {"iso": "2026-12-02"}),
+        ("in 3 days", "in 3 days", "relative", {"iso": "2026-12-02"}),
+        ("2 weeks ago", "2 weeks ago", "relative", {"iso": "2026-11-15"}),
+        ("the 11th", "the 11th", "date", {"iso": "2026-12-11"}),
+        ("the 30th", "the 30th", "date", {"iso": "2026-11-30"}),
+        ("the 9th of next month", "the 9th of next month", "relative",
+         {"iso": "2026-12-09"}),
+        ("in March", "March", "date", {"iso": "2027-03"}),
+        ("March 2026", "March 2026", "date", {"iso": "2026-03"}),
+        ("next week", "next week", "relative", {"iso": "2026-W49"}),
+        ("next month", "next month", "relative", {"iso": "2026-12"}),
+        ("end of the month", "end of the month", "relative", {"iso": "2026-11-30"}),
+        ("March 3-5", "March 3-5", "range", {"iso": "2027-03-03/2027-03-05"}),
+        ("Monday to Wednesday", "Monday to Wednesday", "range",
+         {"iso": "2026-11-30/2026-12-02"}),
+        ("14:00-18:00", "14:00-18:00", "range", {"iso": "14:00/18:00"}),
+        ("Thursday 3 December, 14:00-18:00", "Thursday 3 December, 14:00-18:00", "range",
+         {"iso": "2026-12-03T14:00/2026-12-03T18:00"}),
+        ("March 3rd at 10:30 am to March 7th", "March 3rd at 10:30 am to March 7th", "range",
+         {"iso": "2027-03-03T10:30/2027-03-07"}),
+        ("16:30 next Friday until the 12th of March", "16:30 next Friday until the 12th of March",
+         "range", {"iso": "2026-12-04T16:30/2027-03-12"}),
+        ("Tuesday 10:00 to Thursday 14:00", "Tuesday 10:00 to Thursday 14:00", "range",
+         {"iso": "2026-12-01T10:00/2026-12-03T14:00"}),
+        ("from 2 pm to 5 pm on Friday", "2 pm to 5 pm on Friday", "range",
+         {"iso": "2026-12-04T14:00/2026-12-04T17:00"}),
+        ("this weekend at 3pm", "this weekend at 3pm", "datetime", None),
+        ("at 12:30", "12:30", "time", {"iso": "12:30"}),
+        ("at 10:30", "10:30", "time", None),  # 10:30 or 22:30
+        ("2pm", "2pm", "time", {"iso": "14:00"}),
+        ("quarter to 4 in the afternoon", "quarter to 4 in the afternoon", "time",
+         {"iso": "15:45"}),
+        ("tomorrow at 3pm", "tomorrow at 3pm", "datetime", {"iso": "2026-11-30T15:00"}),
+        ("next Thursday at 18:30", "next Thursday at 18:30", "datetime",
+         {"iso": "2026-12-03T18:30"}),
+        ("pay by Friday", "by Friday", "deadline", {"iso": "2026-12-04"}),
+        ("before 5pm", "before 5pm", "deadline", {"iso": "17:00"}),
+        ("no later than 3 Dec", "no later than 3 Dec", "deadline", {"iso": "2026-12-03"}),
+        ("within 5 working days", "within 5 working days", "duration",
+         {"duration": "P5D", "business_days": True, "until": "2026-12-04"}),
+        ("for 24 hours", "for 24 hours", "duration", {"iso": "PT24H"}),
+        ("a stay of 3 nights", "3 nights", "duration", {"iso": "P3D"}),
+        ("in 2 hours", "in 2 hours", "relative", None),  # no trusted time of day
+        ("3 days later", "3 days later", "relative", None),  # later than what?
+        ("two weeks from now", "two weeks from now", "relative", {"iso": "2026-12-13"}),
+        ("by end of week", "by end of week", "deadline", {"iso": "2026-12-04"}),
+    ],
+)
+def test_resolved_against_reference(text: str, span: str, subtype: str,
+                                    value: dict | None) -> None:
+    assert resolved(text) == [(span, subtype, value)]
+
+
+@pytest.mark.parametrize(
+    "text, order, iso",
+    [
+        ("03/12/2026", None, None),
+        ("03/12/2026", "dmy", "2026-12-03"),
+        ("03/12/2026", "mdy", "2026-03-12"),
+        ("13/12/2026", None, "2026-12-13"),
+        ("12/13/2026", None, "2026-12-13"),
+        ("12/13/2026", "dmy", "2026-12-13"),  # one reading only, whatever the convention
+        ("2026/12/03", None, "2026-12-03"),
+    ],
+)
+def test_numeric_dates_need_a_convention_when_ambiguous(text: str, order: str | None,
+                                                        iso: str | None) -> None:
+    ((_, _, value),) = resolved(text, date_order=order)
+    assert (value or {}).get("iso") == iso
+
+
+def test_bad_date_order_is_refused() -> None:
+    with pytest.raises(ValueError):
+        RegexDatetimes(date_order="ymd")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["today", "tomorrow afternoon", "next Thursday", "this Friday", "in 3 days", "the 11th",
+     "3 Dec", "Thursday 3 December", "by Friday", "tomorrow at 3pm", "next week",
+     "3 days ago", "in March"],
+)
+def test_no_reference_leaves_relative_values_none(text: str) -> None:
+    ((_, _, value),) = resolved(text, reference=None)
+    assert value is None
+
+
+@pytest.mark.parametrize("text, iso", [("2pm", "14:00"), ("3 December 2026", "2026-12-03"),
+                                       ("for 24 hours", "PT24H")])
+def test_absolute_values_need_no_reference(text: str, iso: str) -> None:
+    ((_, _, value),) = resolved(text, reference=None)
+    assert value == {"iso": iso}
+
+
+def test_same_input_and_reference_same_values() -> None:
+    text = ("Tomorrow at 3pm or next Thursday 14:00-18:00; the 11th; by Friday; "
+            "within 5 working days; 03/12/2026; in 3 days.")
+    runs = [resolved(text, date_order="dmy") for _ in range(3)]
+    assert runs[0] == runs[1] == runs[2]
+    assert all(value is not None for _, _, value in runs[0])
+    other = resolved(text, reference=datetime(2026, 12, 7), date_order="dmy")
+    assert other != runs[0]  # the values follow the reference, nothing else
+
+
+def test_timestamp_time_of_day_is_ignored() -> None:
+    late = datetime(2026, 11, 29, 23, 59, tzinfo=UTC)
+    assert resolved("tomorrow", reference=late) == resolved("tomorrow")
