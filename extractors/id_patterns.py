@@ -151,9 +151,58 @@ _TLD = (
     r"com|net|org|io|dev|app|ai|co|edu|gov|info|biz|cloud|tech|me|us|uk|de|fr|eu|ie|ca|au|"
     r"jp|nl|ch|es|it|se|no|in|internal|local|lan|corp|example|test|localhost"
 )
+
+def _looks_like_version(value: str) -> bool:
+    """Return True unless a dotted number reads as a thousands grouping or a date."""
+    parts = value.lstrip("vV").split("-")[0].split("+")[0].split(".")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts):
+        return False
+    if len(parts) > 2 and all(len(p) == 3 for p in parts[1:]):
+        return False  # 1.240.000: a European thousands grouping
+    if len(parts) == 3 and len(parts[2]) in (2, 4):
+        day, month, year = (int(p) for p in parts)
+        if 1 <= day <= 31 and 1 <= month <= 12 and (len(parts[2]) == 2
+                                                   or 1900 <= int(parts[2]) <= 2100):
+            return False  # 12.03.2026: a date
+    return True
+
+
+def _mixed_code(value: str) -> bool:
+    """Return True if ``value`` has a letter and a digit and four or more of them."""
+    chars = [ch for ch in value if ch.isalnum()]
+    return len(chars) >= 4 and any(c.isalpha() for c in chars) and any(
+        c.isdigit() for c in chars)
+
+
+#: Two-letter carrier codes (airlines above) plus rail products ("EC 317", "ICE 1234").
+RAIL_PRODUCTS: frozenset[str] = frozenset("EC IC ICE IR IRE RE RB RJ RJX TGV EN NJ ES".split())
+#: HTTP status codes common enough to name an outage ("returns 502").
+HTTP_STATUSES: frozenset[str] = frozenset(
+    "200 201 202 204 301 302 303 304 307 308 400 401 403 404 405 406 408 409 410 411 412 413 "
+    "415 418 422 425 429 500 501 502 503 504 505 507 508 520 521 522 523 524".split())
+_TRAVEL_TURN = regex.compile(
+    r"(?i)\b(?:flights?|flying|fly|flew|airlines?|airport|boarding|board|gate|layover|"
+    r"connections?|connecting|depart(?:s|ed|ing|ure)?|arriv(?:e|es|ed|ing|al)|lands?|landing|"
+    r"leaves|leaving|rebook(?:ed|ing)?|trains?|rail|railway|platform|terminal|fares?|seats?|"
+    r"miss(?:ed)?|carriage|coach|eurocity|intercity|itinerary|e-?ticket)\b")
+#: Turn words of version control and schema migrations (for short SHAs and branches).
+_GIT_TURN = (r"(?i)(?<![A-Za-z])(?:git|commits?|committed|revisions?|alembic|migrations?|sha|"
+             r"rebased?|merged?|merging|push(?:ed)?|pull|PR|pull\ request|branch(?:es)?|heads?|"
+             r"cherry-pick(?:ed)?|repo(?:sitory)?|upstream|origin|CI)(?![A-Za-z])")
+#: Turn words of code, configuration and deployment (for SCREAMING_SNAKE names).
+_CODE_TURN = regex.compile(
+    r"(?i)(?:(?<!\w)\.env\b|\b(?:env(?:ironment)?|variables?|secrets?|config(?:uration)?|"
+    r"export|CI|pipeline|deploy(?:ed|ment)?|yaml|docker|container|repo(?:sitory)?|build|job|"
+    r"commit|push(?:ed)?|settings?|code|script)\b)")
+_HTTP_TURN = regex.compile(
+    r"(?i)\b(?:https?|api|endpoint|url|server|gateway|nginx|proxy|load\ balancer|request|"
+    r"response|health|staging|prod|service|site|page)\b|https?://")
+_IT_TURN = regex.compile(
+    r"(?i)\b(?:host|server|service|deploy(?:ed)?|crash(?:ed)?|ssh|container|pod|node|cluster|"
+    r"gateway|api|staging|prod(?:uction)?|logs?|vm|instance|machine|restart(?:ed)?)\b")
 _DB_CONTEXT = (r"(?i)\b(?:sql|database|db|query|queries|schema|migrations?|columns?|rows?|"
                r"postgres(?:ql)?|mysql|sqlite|select|insert|index|join|foreign\ key|"
-               r"primary\ key|orm|dbt)\b")
+               r"primary\ key|orm|dbt|relation|alembic|indexes)\b")
 _c = compile_pattern
 
 PATTERNS: tuple[IdPattern, ...] = (
@@ -179,7 +228,7 @@ PATTERNS: tuple[IdPattern, ...] = (
         context=regex.compile(r"(?i)\b(?:card|visa|mastercard|amex|debit|credit|account)\b"),
         group="id", normalize=lambda v: "****" + v),
     IdPattern("phone_international", _c(
-        r"(?<![\w+])\+\d{1,3}(?:[\ .-]?\(\d{1,4}\))?(?:[\ .-]\d{1,5}){1,6}(?![\d])"
+        r"(?<![\w+])\+\d{1,3}(?:[\ .-]?\(\d{1,4}\))?(?:[\ .-]\d{1,6}){1,6}(?![\d])"
         r"|(?<![\w+])\+\d{7,15}(?![\d])"), 0.95, "phone", "phone"),
     IdPattern("phone_nanp", _c(
         r"(?<![\w+,/-])(?<!\d\.)(?:1[\ .-])?(?:\(\d{3}\)\ ?|\d{3}[\ .-])\d{3}[\ .-]\d{4}"
@@ -253,6 +302,112 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"(?i:\b(?:the|a|an|our|your|this|that|each|every))\ [`'\"]?(?P<id>[A-Za-z_][\w.]{0,63})"
         r"[`'\"]?\ (?i:table)\b"), 0.8, "table", "table", group="id",
         needs=regex.compile(_DB_CONTEXT)),
+    IdPattern("flight_spaced", _c(
+        r"(?<![\w-])(?P<id>[A-Z][A-Z0-9]\ \d{1,4})(?![\w-]|[.,:]\d)"), 0.86, "generic", "flight",
+        group="id", needs=_TRAVEL_TURN, validator=lambda v: v[:2] in AIRLINES,
+        normalize=lambda v: v.replace(" ", "")),
+    IdPattern("train_number", _c(
+        r"(?<![\w-])(?P<id>[A-Z]{2,3}\ ?\d{2,5})(?![\w-]|[.,:]\d)"), 0.86, "generic", "train",
+        group="id", needs=_TRAVEL_TURN,
+        validator=lambda v: v.split(" ")[0].rstrip("0123456789") in RAIL_PRODUCTS,
+        normalize=lambda v: v.replace(" ", "")),
+    IdPattern("version_semver", _c(
+        r"(?<![\w.-])v?\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[0-9A-Za-z]{1,20}(?:\.[0-9A-Za-z]{1,20}){0,3})?"
+        r"(?![\w-]|\.\d)"), 0.8, "generic", "version", validator=_looks_like_version,
+        veto=regex.compile(r"(?i)\b(?:section|sections|clause|chapter|article|paragraph|para|"
+                           r"step|figure|fig|table|appendix|rule|§)\W{0,3}$"),
+        normalize=lambda v: v.lstrip("vV")),
+    IdPattern("version_context", _c(
+        r"(?i:\bversions?|\bver\.?|\brelease[sd]?|\bbuild|\bpython|\bnode(?:\.js|js)?|"
+        r"\bpostgres(?:ql)?|\bmysql|\bmariadb|\bredis|\bjava|\bjdk|\bgo|\bruby|\bphp|\brust|"
+        r"\bios|\bandroid|\bmacos|\bubuntu|\bdebian|\bkernel|\bdjango|\brails|\breact|\bnpm|"
+        r"\bpip|\bfixed\ in|\bupgraded?\ to|\bupdated?\ to|\bbump(?:ed)?\ to|"
+        r"\bdowngraded?\ to|\bpinned\ to|\bclient|\bfirmware)"
+        r"\W{1,4}(?P<id>v?\d{1,4}(?:\.\d{1,6}){1,3})(?![\w-]|\.\d)"
+        r"|(?<![\w.-])(?P<id>v\d{1,4}(?:\.\d{1,6}){1,3})(?![\w-]|\.\d)"), 0.8, "generic",
+        "version", group="id", normalize=lambda v: v.lstrip("vV")),
+    IdPattern("git_branch_default", _c(
+        r"(?i:\b(?:into|onto|on|to|target(?:ing)?|against|off|from|rebase(?:d)?|merge(?:d)?|"
+        r"push(?:ed)?|checkout|switch|branch))\ (?:the\ )?[`'\"]?"
+        r"(?P<id>main|master|develop|trunk)(?![\w/-])"
+        r"(?!\ (?!(?:branch|after|before|and|or|but|so|then|once|first|now|today|when|if|"
+        r"with|again|too)\b)[a-z])"), 0.8, "generic",
+        "branch", group="id", needs=regex.compile(_GIT_TURN)),
+    IdPattern("git_branch_prefixed", _c(
+        r"(?<![\w/.-])(?P<id>(?:feature|feat|fix|bugfix|hotfix|release|releases|chore|topic)"
+        r"/[\w.-]{0,99}[\w-](?:/[\w.-]{0,99}[\w-]){0,3})(?![\w/-]|\.\w)"), 0.8, "generic",
+        "branch", group="id", needs=regex.compile(_GIT_TURN)),
+    IdPattern("git_sha_turn", _c(
+        r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[a-f]*\d)[0-9a-f]{7,12}(?![\w-])"), 0.6, "generic",
+        "commit", needs=regex.compile(_GIT_TURN)),
+    IdPattern("dotfile", _c(
+        r"(?<![\w/.@-])\.(?:env|gitignore|gitattributes|gitlab-ci|github|dockerignore|"
+        r"editorconfig|npmrc|nvmrc|yarnrc|bashrc|zshrc|profile|bash_profile|pre-commit-config|"
+        r"python-version|tool-versions|flake8|pylintrc|coveragerc|htaccess|terraform|vscode|"
+        r"prettierrc|eslintrc|babelrc|pypirc|netrc|ssh|aws|kube|venv)"
+        r"(?:\.[A-Za-z0-9_-]{1,20}){0,3}(?![\w-]|\.\w)"), 0.75, "path", "path"),
+    IdPattern("config_key", _c(
+        r"(?<=`)(?P<id>[a-z_][a-z0-9_-]{0,40}(?:\.[a-z_][a-z0-9_-]{0,40}){2,8})(?=`)"
+        r"|(?i:\b(?:set|raise|lower|increase|decrease|key|setting|option|field|property))"
+        r"\ (?:the\ )?(?P<id>[a-z_][a-z0-9_-]{0,40}(?:\.[a-z_][a-z0-9_-]{0,40}){2,8})(?![\w.-])"),
+        0.76, "generic", "config_key", group="id",
+        validator=lambda v: v.rsplit(".", 1)[-1] not in _FILE_EXT.split("|")),
+    IdPattern("env_name_code", _c(
+        r"(?<![\w$%-])[A-Z][A-Z0-9]{1,30}(?:_[A-Z0-9]{2,30}){1,6}(?![\w-])"), 0.74, "generic",
+        "env_var", needs=_CODE_TURN),
+    IdPattern("env_assign", _c(
+        r"(?<=`|\bexport\ )(?P<id>[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){0,6}=[^\s`'\"]{1,200})"),
+        0.83, "generic", "env_var", group="id"),
+    IdPattern("db_object", _c(
+        r"(?i:\b(?:relation|tables?|index(?:es)?|views?|creates?|created|drops?|dropped|"
+        r"truncate|alter|join|into|update|sequence))\ (?:the\ |table\ |index\ )?[`'\"]?"
+        r"(?P<id>[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6})(?![\w-])"), 0.78, "generic",
+        "table", group="id", needs=regex.compile(_DB_CONTEXT)),
+    IdPattern("slash_reference", _c(
+        r"(?<![\w/.-])[A-Z]{1,6}(?:/[A-Z0-9]{1,12}){1,4}(?![\w/-])"), 0.8, "code"),
+    IdPattern("ticket_key", _c(
+        r"(?i:\b(?:close[sd]?|closing|resolve[sd]?|reopen(?:ed)?|escalat(?:e|ed|ing)|assign(?:ed)?"
+        r"|link(?:ed)?|fix(?:es|ed)?|tickets?|issues?|bugs?|stor(?:y|ies)|epics?|tasks?|jira))"
+        r"\ (?:the\ )?(?P<id>[A-Z][A-Z0-9]{1,9}-\d{1,6})(?![\w-])"), 0.84, "generic", "ticket",
+        group="id"),
+    IdPattern("prefixed_token", _c(
+        r"(?<![\w-])[a-z]{2,8}_(?:[a-z]{2,8}_)?(?=[A-Za-z0-9]{0,60}\d)(?=[A-Za-z0-9]{0,60}[A-Z])"
+        r"[A-Za-z0-9]{6,60}(?![\w-])"), 0.8, "generic"),
+    IdPattern("eticket", _c(r"(?<![\w-])\d{3}[-\ ]?\d{10}(?![\w-]|[.,]\d)"), 0.85, "generic",
+              "ticket", context=regex.compile(r"(?i)\b(?:e-?tickets?|tickets?)\b")),
+    IdPattern("vehicle_plate", _c(
+        r"(?i:\b(?:registration|reg\.?|plates?|licen[cs]e\ plate|number\ plate|vehicle|car))"
+        r"(?:\ (?:number|no\.?|is|was)){0,2}[\ :#]{1,3}"
+        r"(?P<id>[A-Z0-9]{1,4}(?:[-\ ][A-Z0-9]{1,4}){1,3})(?![\w-])"), 0.8, "generic",
+        "registration", group="id", validator=_mixed_code),
+    IdPattern("host_named", _c(
+        r"(?i:\b(?:hosts?|server|node|machine|instance|vm|box|on|ssh(?:\ into)?|to))\ [`'\"]?"
+        r"(?P<id>[a-z][a-z0-9]{1,20}(?:-[a-z0-9]{1,20}){1,5})(?![\w.-])"), 0.74, "generic",
+        "hostname", group="id", needs=_IT_TURN, validator=lambda v: any(c.isdigit() for c in v)),
+    IdPattern("user_name", _c(
+        r"(?i:\b(?:user(?:name)?|iam\ user|login|service\ account))[\ :]{1,3}[`'\"]?"
+        r"(?P<id>[a-z][a-z0-9]{1,30}(?:[-_.][a-z0-9]{1,30}){1,4})(?![\w-]|\.\w)"), 0.72,
+        "generic", "username", group="id"),
+    IdPattern("id_assignment", _c(
+        r"(?<![\w.])(?P<key>[a-z][a-z0-9]{0,30}_id)\ {0,2}(?:==?|:)\ {0,2}['\"]?"
+        r"(?P<id>(?=[A-Za-z0-9-]{0,40}\d)[A-Za-z0-9][A-Za-z0-9-]{1,40})(?![\w-])"), 0.8,
+        "generic", "reference", group="id"),
+    IdPattern("exit_status", _c(
+        r"(?i:\bexit(?:ed)?\ (?:code|status)|\bexit(?:ed)?\ with(?:\ code)?|\breturn\ code|"
+        r"\bkilled\ by\ signal)\W{1,3}(?P<id>\d{1,3})(?![\w]|[.,]\d)"), 0.82, "generic",
+        "exit_code", group="id"),
+    IdPattern("http_status", _c(
+        r"(?i:\bhttps?|\bstatus(?:\ code)?|\breturn(?:s|ed|ing)?|\bgot|\bgetting|\bgives|"
+        r"\bgiving|\bthrows?|\berror|\bresponds?\ with|\bresponse|\bserv(?:es|ing))"
+        r"(?:\ (?:an?|with|the))?\W{1,3}(?P<id>[1-5]\d\d)(?![\w]|[.,:]\d)"), 0.8, "generic",
+        "http_status", group="id", needs=_HTTP_TURN, validator=lambda v: v in HTTP_STATUSES),
+    IdPattern("json_id_number", _c(
+        r"\"(?!(?i:zip|postal|post|area|country|currency|lang(?:uage)?|duration|amount|count|"
+        r"total|status|http_status|size|port|year|age)[_\"])"
+        r"(?P<key>(?:[a-z][a-z0-9]{0,30}_){0,3}(?:id|no|number|code|pipeline|build|run|job|pr|"
+        r"issue|ticket|order|invoice|case|claim|account|customer|member|incident)"
+        r"|[a-z][a-z0-9]{0,30}(?:Id|No|Number|Code))\"\ {0,2}:\ {0,2}"
+        r"(?P<id>\d{2,20})(?![\w.])"), 0.78, "generic", "reference", group="id"),
     IdPattern("path_unc", _c(
         r"(?<![\w\\])\\\\[A-Za-z0-9._$-]{1,255}(?:\\[^\\\s/:*?\"<>|,;]{1,255}){1,40}\\?"),
         0.85, "path", "path"),

@@ -82,6 +82,14 @@ _HASH_CONTEXT = regex.compile(
 _GIT_CONTEXT = regex.compile(
     r"(?i)\b(?:git|merge[ds]?|merging|commit(?:s|ted)?|checkout|rebase|push(?:ed)?|pull|"
     r"PR|repo|upstream|origin)\b")
+_TABLE_AFTER_SHAPE = regex.compile(r"(?i)\b(?:the|a|an|our|your|this|that|each|every)\s+"
+                                   r"[`'\"]?[\w.]+[`'\"]?\s*$")
+_CSS_CONTEXT = regex.compile(
+    r"(?i)\b(?:colou?rs?|background|css|hex|rgb|fill|stroke|border|shade|palette)\b")
+#: First words of an SQL statement written in backticks ("`SELECT ... FROM ...`").
+_SQL_HEADS = frozenset(
+    "SELECT INSERT UPDATE DELETE CREATE DROP ALTER WITH EXPLAIN TRUNCATE GRANT REVOKE VACUUM "
+    "ANALYZE REINDEX".split())
 _IBAN_SHAPE = regex.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
 #: Words that end a command written after "run" ("run pytest -k slow and then ...").
 _COMMAND_STOP = frozenset(
@@ -243,8 +251,13 @@ class RegexIdentifiers:
                 return None
             raw = text[start:end]
         elif family == "table" or family == "branch":
+            end = start + len(raw.rstrip("."))
+            raw = text[start:end]
             if not _name_ok(text, start, end, pat):
                 return None
+            if pat.name == "table_before" and _TABLE_AFTER_SHAPE.search(
+                    text[max(0, m.start() - 40):m.start()]):
+                return None  # "the orders table takes ...": the name came before "table"
         return self._generic(text, start, end, raw, pat, order, why)
 
     def _generic(self, text: str, start: int, end: int, raw: str, pat: IdPattern,
@@ -332,13 +345,17 @@ class RegexIdentifiers:
             if m.group("ctx").lower() in GENERIC_NOUNS:
                 label = find_label(text, m.start("ctx")) or "reference"
         else:
-            if _HEX_COLOR.match(raw) or _DATE_SHAPE.match(raw):
-                return None
+            if _DATE_SHAPE.match(raw) or (_HEX_COLOR.match(raw) and (
+                    not raw[1:].isdigit() or _CSS_CONTEXT.search(text[max(0, start - 60):start]))):
+                return None  # "#FFF" or "color: #333" is a colour; "closes #512" is not
             if raw.startswith("#") and _ADDRESS_UNIT.search(text[max(0, start - 30):start]):
                 return None  # "22 Center Street #57": a unit number, not a reference
             label = find_label(text, start)
             if pat.name == "code" and sum(ch.isdigit() for ch in raw) < 4 and label is None:
                 return None
+            if pat.name == "slash_reference" and (label is None or sum(
+                    ch.isdigit() for ch in raw) < 4):
+                return None  # "TRV/88/551203" after "policy"; not "A/B/C" or "TCP/IP"
             if pat.name == "alnum_code" and label is None and _IBAN_SHAPE.fullmatch(raw):
                 return None  # an IBAN shape whose checksum failed: not a reference either
         subtype = label if label in SUBTYPES else "reference"
@@ -373,7 +390,8 @@ def _command_end(text: str, m: regex.Match[str], pat: IdPattern, start: int,
         return None
     head = tokens[0]
     flags = any(_FLAG.match(t) for t in tokens[1:])
-    if not (head in TOOLS or _SCRIPT.search(head) or
+    sql = pat.name == "command_backticks" and head.upper() in _SQL_HEADS and len(tokens) >= 3
+    if not (head in TOOLS or _SCRIPT.search(head) or sql or
             (flags and regex.fullmatch(r"[a-z][\w.-]{0,40}", head))):
         if pat.name == "command_backticks":
             before = _sentence_before(text, m.start(), 30)

@@ -81,7 +81,7 @@ def test_other_identifiers(text: str, span: str, subtype: str, normalized: str) 
         "Meet at 14:00 or 18:30, 24/7, and/or whenever.",
         "It rents for $4,450 /month at 22281 Center Street #57.",
         "We have 2 adults, 3 baths, 81 degrees and 25 percent humidity.",
-        "Python 3.11.4 on port 8080; use UTF-8 and SHA-256.",
+        "Listening on port 8080; use UTF-8 and SHA-256.",
         "Wait, what station does it arrive at/ and when do I pay now/",
         "delivered 2026-10-08, call ahead",
         "The color is #FF0000 and the Eircode D02 X285.",
@@ -165,7 +165,7 @@ def test_registry_subtypes(text: str, expected: list[tuple[str, str, str]]) -> N
         "IBAN DE00370400440532013000 please",  # bad mod-97 checksum
         "IBAN DE89 3704 0044 0532 0130 01 please",
         "servers 999.1.1.1 and 10.0.0.256",
-        "version 1.2.3.4 released",
+        "the address 10.0.0.300 is bogus",
         "time 14:00:00 sharp",
         "fiscal year ending 2026",
         "Sunnyvale, CA 94086 off I-5",
@@ -182,3 +182,79 @@ def test_registry_subtypes(text: str, expected: list[tuple[str, str, str]]) -> N
 )
 def test_registry_no_flood(text: str) -> None:
     assert ids(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Options: LH 1236 departing 12:40.", [("LH 1236", "flight", "LH1236")]),
+        ("What if I miss LX 40?", [("LX 40", "flight", "LX40")]),
+        ("EuroCity EC 317 leaves at 07:33.", [("EC 317", "train", "EC317")]),
+        ("mobile +44 7700 900123.", [("+44 7700 900123", "phone", "+447700900123")]),
+        ("two minutes after the deploy of version 2.14.0.", [("2.14.0", "version", "2.14.0")]),
+        ("the known client bug fixed in 5.3.0 now", [("5.3.0", "version", "5.3.0")]),
+        ("It is slow. Postgres 15.4.", [("15.4", "version", "15.4")]),
+        ("Python 3.11.4 on port 8080", [("3.11.4", "version", "3.11.4")]),
+        ("version 1.2.3.4 released", [("1.2.3.4", "version", "1.2.3.4")]),
+        ("The migration 4f2a9c1e fails.", [("4f2a9c1e", "commit", "4f2a9c1e")]),
+        ("Pushed, CI green. Target main, closes #512.",
+         [("main", "branch", "main"), ("#512", "reference", "512")]),
+        ("Someone pushed a key to release/2.3 today", [("release/2.3", "branch", "release/2.3")]),
+        ("Add it to .env.test and push.", [(".env.test", "path", ".env.test")]),
+        ("Raise `resources.limits.memory` now", [("resources.limits.memory", "config_key",
+                                                  "resources.limits.memory")]),
+        ("The CI job ran with VAT_ROUNDING unset.", [("VAT_ROUNDING", "env_var", "VAT_ROUNDING")]),
+        ("Yes: `NODE_OPTIONS=--max-old-space-size=768` so", [
+            ("NODE_OPTIONS=--max-old-space-size=768", "env_var",
+             "NODE_OPTIONS=--max-old-space-size=768")]),
+        ("the db index idx_orders_customer_id is missing", [
+            ("idx_orders_customer_id", "table", "idx_orders_customer_id")]),
+        ("Check `SELECT name FROM pg_indexes WHERE x = 1`.", [
+            ("SELECT name FROM pg_indexes WHERE x = 1", "command",
+             "SELECT name FROM pg_indexes WHERE x = 1")]),
+        ("My travel policy is TRV/88/551203.", [("TRV/88/551203", "policy", "TRV/88/551203")]),
+        ("Registration M-AB 1234. No.", [("M-AB 1234", "registration", "M-AB 1234")]),
+        ("I'll close DBA-771 and add a check", [("DBA-771", "ticket", "DBA-771")]),
+        ("the renewal charge ch_3QxT8aL2 still ran", [("ch_3QxT8aL2", "reference", "ch_3QxT8aL2")]),
+        ("both on one ticket, 724-2189330451, so",
+         [("724-2189330451", "ticket", "724-2189330451")]),
+        ("The gateway service on stg-api-03 crashed", [("stg-api-03", "hostname", "stg-api-03")]),
+        ("AKIA key, user ci-deployer.", [("ci-deployer", "username", "ci-deployer")]),
+        ("Filter: (customer_id = 88123)", [("88123", "reference", "88123")]),
+        ('{"pipeline": 9921, "exit_code": 137}', [("9921", "reference", "9921"),
+                                                 ("137", "reference", "137")]),
+        ("It was OOM-killed (exit code 137) after", [("137", "exit_code", "137")]),
+        ("our staging API returns 502 since 09:15", [("502", "http_status", "502")]),
+    ],
+)
+def test_code_and_travel_classes(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert spans(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That is my version of events, and the flight was late.",
+        "The main reason we moved the flight is cost.",
+        "I will be on main street at noon; call me.",
+        "A table for two at 19:00, please, near the window.",
+        "We stayed in room 502 and the server was friendly.",
+        "I returned 500 items to the store.",
+        "Our office is in CA 94086 and the flight leaves at 9.",
+        "Send it to PO 12 before the train leaves.",
+        "See section 2.3.1 of the policy.",
+        "The price rose to 1.240.000 in 2026.",
+        "We met on 12.03.2026 at the station.",
+        "The user experience on the new site is fine.",
+        "Use SHA-256 and AES-256 for the key.",
+        "The car was a red one, plate unknown.",
+        "He exited with a smile, code 3.",
+        "color: #333; background #512",
+        "The report on the orders table takes 4.2 seconds.",
+        "Please READ_ME before the trip.",
+        "We have a cafe0123 code word.",
+        '{"zip_code": 94086, "duration_s": 312}',
+    ],
+)
+def test_code_and_travel_classes_no_flood(text: str) -> None:
+    assert spans(text) == []
