@@ -27,7 +27,8 @@ test: lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_ingest.py
+	$(BIN)/python benchmarks/bench_ingest.py --corpus tests/data/sgd_dev.jsonl
+	$(BIN)/python benchmarks/bench_patterns.py
 
 clean:
 	rm -rf $(VENV) scratchpad.db scratchpad.db-wal scratchpad.db-shm .pytest_cache .ruff_cache
