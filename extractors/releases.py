@@ -71,6 +71,8 @@ class IdentifierReleases:
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]:
+        if not new:
+            return []  # only a mention in this turn can release something
         changes: list[Change] = []
         released: set[str] = set()
         by_key: dict[str, list[Record]] = {}

@@ -153,8 +153,9 @@ class Scratchpad:
         docs: Iterable[Any] = [None] * len(views)
         if self._needs_doc:
             docs = nlp_module.parse(nlp_module.load(self._model), (v.text for v in views))
-        kinds = sorted(self._resolved_kinds)
-        live = {r.id: r for r in self.store.records(thread, kinds=kinds, statuses=RESOLVABLE)}
+        live: dict[str, dict[str, Record]] = {kind: {} for kind in self._resolved_kinds}
+        for r in self.store.records(thread, kinds=self._resolved_kinds, statuses=RESOLVABLE):
+            live[r.kind][r.id] = r
         for view, doc, message, digest in zip(views, docs, fresh, hashes[first:], strict=True):
             added, updated, events = self._process(view, doc, live)
             self.store.add_turn(
@@ -202,20 +203,26 @@ class Scratchpad:
         return merge(found)
 
     def _process(
-        self, view: TurnView, doc: Any, live: dict[str, Record]
+        self, view: TurnView, doc: Any, live: dict[str, dict[str, Record]]
     ) -> tuple[list[Record], list[Record], list[Event]]:
-        """Extract one turn and resolve lifecycles; ``live`` (by id, oldest first) is
-        updated in place."""
+        """Extract one turn and resolve lifecycles. ``live`` holds, per kind, the records
+        resolvers may still change (by id, oldest first) and is updated in place; each
+        resolver reads only its own kinds, so its cost follows those items, not the thread."""
         added = {r.id: r for r in (_to_record(c, view) for c in self.extract_turn(view, doc))}
-        live.update((i, r) for i, r in added.items() if r.kind in self._resolved_kinds)
+        for r in added.values():
+            if r.kind in live:
+                live[r.kind][r.id] = r
         updated: dict[str, Record] = {}
         events: list[Event] = []
         for resolver in self.resolvers:
-            kinds = {k.value for k in resolver.kinds}
-            mine_live = [r for r in live.values() if r.kind in kinds]
+            kinds = [k.value for k in resolver.kinds]
+            mine_live = [r for k in kinds for r in live[k].values()]
+            if len(kinds) > 1:
+                mine_live.sort(key=lambda r: (r.turn, r.start, r.end))
             mine_new = [r for r in added.values() if r.kind in kinds]
             for change in resolver.resolve(view, doc, mine_new, mine_live):
-                before = live.get(change.record_id)
+                before = next((live[k][change.record_id] for k in kinds
+                               if change.record_id in live[k]), None)
                 if before is None:
                     log.debug("%s proposed a change to unknown record %s", resolver.name,
                               change.record_id)
@@ -229,9 +236,9 @@ class Scratchpad:
                 else:
                     updated[after.id] = after
                 if after.status in RESOLVABLE:
-                    live[after.id] = after
+                    live[after.kind][after.id] = after
                 else:
-                    del live[after.id]
+                    del live[after.kind][after.id]
         return list(added.values()), list(updated.values()), events
 
     # -- reading ------------------------------------------------------------------------

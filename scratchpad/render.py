@@ -105,8 +105,12 @@ def _contained(record: Record, spans: Iterable[tuple[int, int, int]]) -> bool:
 def build_lines(records: Sequence[Record], events: Sequence[Event]) -> list[Line]:
     """Return the block's lines for these records, in block order."""
     last_event: dict[tuple[str, str], Event] = {}
+    evidence: dict[str, list[tuple[int, int, int]]] = {}
     for event in events:
         last_event[(event.record_id, event.new)] = event
+        if event.evidence_start is not None and event.evidence_end is not None:
+            evidence.setdefault(event.record_id, []).append(
+                (event.turn, event.evidence_start, event.evidence_end))
     lines: list[Line] = []
     clause_spans: list[tuple[int, int, int]] = []
     for r in records:
@@ -120,11 +124,7 @@ def build_lines(records: Sequence[Record], events: Sequence[Event]) -> list[Line
         if line is not None:
             lines.append(Line(r.turn, r.start, PRIORITY[r.kind], line))
             clause_spans.append((r.turn, r.start, r.end))
-            clause_spans.extend(
-                (e.turn, e.evidence_start, e.evidence_end) for e in events
-                if e.record_id == r.id and e.evidence_start is not None
-                and e.evidence_end is not None
-            )
+            clause_spans.extend(evidence.get(r.id, ()))
     groups: dict[str, list[Record]] = {}
     for r in records:
         if r.kind not in VALUE_PREFIX or r.status != Status.ACTIVE.value:
