@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView, register
+from extractors.clauses import stem
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -270,17 +271,6 @@ def sentences(text: str) -> Iterator[tuple[int, int]]:
             yield start, end
 
 
-def _stem(word: str) -> str:
-    word = word.lower().replace("’", "'")
-    if word.endswith("'s"):
-        word = word[:-2]
-    for suffix in ("ations", "ation", "ing", "ies", "ied", "ed", "es", "s", "ion"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            word = word[: -len(suffix)]
-            break
-    return word
-
-
 def terms(text: str) -> frozenset[str]:
     """Return the content-word stems of ``text`` (its subject terms)."""
     out = set()
@@ -288,7 +278,7 @@ def terms(text: str) -> frozenset[str]:
         word = m.group().lower().replace("’", "'")
         if word in STOPWORDS or len(word) < 2 or word.isdigit():
             continue
-        out.add(_stem(word))
+        out.add(stem(word.removesuffix("'s")))
     return frozenset(out)
 
 
