@@ -241,11 +241,33 @@ def render(thread: str, max_tokens: int | None, db_path: str) -> None:
         click.echo(pad.render(thread, max_tokens=max_tokens), nl=False)
 
 
+def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
+    rows = read_corpus(corpus)
+    return rows[:limit] if limit else rows
+
+
 def _run_corpus(corpus: str, extractors: str | None, model: str | None,
                 limit: int | None) -> Any:
-    rows = read_corpus(corpus)
-    yield from run_corpus(rows[:limit] if limit else rows, extractors=_names(extractors),
-                          model=model, source=corpus)
+    yield from run_corpus(_rows(corpus, limit), extractors=_names(extractors), model=model,
+                          source=corpus)
+
+
+def _read_predictions(path: str) -> dict[str, list[dict[str, Any]]]:
+    """Read 'extract --json' output: {"id", "records"} per line, by conversation id."""
+    predicted: dict[str, list[dict[str, Any]]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for lineno, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"invalid JSON: {exc.msg}", source=path, line=lineno) from None
+            if not isinstance(obj, dict) or "id" not in obj:
+                raise InputError("a records line needs 'id' and 'records'", source=path,
+                                 line=lineno)
+            predicted[str(obj["id"])] = obj.get("records", [])
+    return predicted
 
 
 @cli.command()
@@ -295,17 +317,8 @@ def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | Non
     """
     scores = Scores()
     if records_file:
-        predicted = {}
-        for lineno, line in enumerate(open(records_file, encoding="utf-8"), 1):
-            if line.strip():
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"invalid JSON: {exc.msg}", source=records_file,
-                                     line=lineno) from None
-                predicted[str(obj["id"])] = obj.get("records", [])
-        rows = read_corpus(corpus)[:limit] if limit else read_corpus(corpus)
-        for row in rows:
+        predicted = _read_predictions(records_file)
+        for row in _rows(corpus, limit):
             score_conversation(scores, row, predicted.get(str(row["id"]), []))
     else:
         for row, recs in _run_corpus(corpus, extractors, model, limit):

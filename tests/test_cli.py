@@ -170,3 +170,18 @@ def test_patterns_file_adds_identifiers_and_bad_file_is_one_line(runner, tmp_pat
         assert result.stderr.count("\n") == 1
     finally:
         clear_patterns()
+
+
+def test_eval_scores_saved_extract_output(runner, tmp_path):
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(json.dumps({
+        "id": "c1", "messages": [{"role": "user", "content": "Refund $20 please"}],
+        "gold": {"values": [{"turn": 0, "start": 7, "end": 10, "text": "$20",
+                             "kind": "amount"}], "questions": []}}) + "\n")
+    extracted = runner.invoke(cli, ["extract", str(corpus), "--json"])
+    saved = write(tmp_path, "r.jsonl", extracted.output.encode())
+    result = runner.invoke(cli, ["eval", str(corpus), "--records", str(saved), "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["recall_amount"] == 1.0
+    bad = write(tmp_path, "bad.jsonl", b'{"records": []}\n')
+    result = runner.invoke(cli, ["eval", str(corpus), "--records", str(bad)])
+    assert result.exit_code == 1 and "bad.jsonl:1: a records line needs 'id'" in result.stderr
