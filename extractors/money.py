@@ -24,7 +24,7 @@ The span of an ambiguous amount is kept verbatim by the extractor; only its valu
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import MAX_PREC, Decimal, InvalidOperation, localcontext
 
 import regex
 
@@ -202,5 +202,7 @@ def parse_number(digits: str | None, words: str | None, mult: str | None,
     key = (mult or "").strip().lower()
     if not key:
         return number
-    number *= MULTIPLIERS[key]
-    return number.quantize(Decimal(1)) if number == number.to_integral_value() else number
+    # Exact whatever the length: the default context would round past 28 digits.
+    with localcontext(prec=MAX_PREC):
+        number *= MULTIPLIERS[key]
+        return number.quantize(Decimal(1)) if number == number.to_integral_value() else number
