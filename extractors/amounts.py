@@ -39,6 +39,7 @@ import regex
 
 from extractors import spans
 from extractors.base import Candidate, TurnView, find_all, register
+from extractors.gates import ALWAYS, DIGIT, Gate, gate, tokens, words_of
 from extractors.money import (
     CODE,
     CODES,
@@ -47,9 +48,11 @@ from extractors.money import (
     MULT,
     NUM,
     NUM_SPACED,
+    SCALE_WORDS,
     SYM,
     SYMBOL_CHARS,
     SYMBOLS,
+    UNIT_WORDS,
     WORDNUM,
     WORDS,
     currency_of,
@@ -91,45 +94,67 @@ class AmountPattern:
     subtype: str = "money"
     #: The group whose span is the candidate (default: the whole match).
     span_group: str | int = 0
+    #: What a turn must hold for the pattern to match at all (:mod:`extractors.gates`).
+    gate: Gate = ALWAYS
 
 
 def _compile(body: str) -> regex.Pattern[str]:
     return regex.compile(body, regex.VERBOSE | regex.V0)
 
 
+#: Gate tokens. Every symbol holds one of these characters ("US$" holds "$") or is "Fr."
+#: or "kr" (words); codes and currency words are lower-case words.
+_SYMBOL_TOKENS = frozenset(SYMBOL_CHARS) | {"ł", "č", "fr", "kr"}
+_CODE_TOKENS = words_of(*CODES)
+_WORD_TOKENS = words_of(*WORDS)
+_NUMBER_WORDS = words_of(*UNIT_WORDS, *SCALE_WORDS)
+#: What may follow a number (_AFTER): symbols but "$", "kr", "zł", "Kč", codes.
+_AFTER_TOKENS = (_SYMBOL_TOKENS - {"$"}) | _CODE_TOKENS
+
 _COUNT_NOUNS = (r"people|persons|guests|tickets|items|nights|days|hours|minutes|rooms|seats|"
                 r"adults|children|kids|stars|degrees")
 
 PATTERNS: tuple[AmountPattern, ...] = (
     AmountPattern("symbol_before", _compile(
-        rf"{_NOT_AFTER_SYM}(?P<cur>{SYM})\ ?(?P<neg>[\-\u2212])?(?P<num>{NUM}){MULT}"), 0.95),
+        rf"{_NOT_AFTER_SYM}(?P<cur>{SYM})\ ?(?P<neg>[\-\u2212])?(?P<num>{NUM}){MULT}"), 0.95,
+        gate=gate(DIGIT, _SYMBOL_TOKENS)),
     AmountPattern("code_before", _compile(
-        rf"(?<![\w])(?P<cur>{CODE})\ ?(?P<neg>[\-\u2212])?(?P<num>{NUM}){MULT}"), 0.95),
+        rf"(?<![\w])(?P<cur>{CODE})\ ?(?P<neg>[\-\u2212])?(?P<num>{NUM}){MULT}"), 0.95,
+        gate=gate(DIGIT, _CODE_TOKENS)),
     AmountPattern("symbol_or_code_after", _compile(
-        rf"(?P<num>{NUM_SPACED}){MULT}\ ?(?P<cur>{_AFTER})"), 0.9),
+        rf"(?P<num>{NUM_SPACED}){MULT}\ ?(?P<cur>{_AFTER})"), 0.9,
+        gate=gate(DIGIT, _AFTER_TOKENS)),
     AmountPattern("word_after", _compile(
-        rf"(?P<num>{NUM}){MULT}\ ?(?P<cur>(?i:{CURWORD}))\b"), 0.85),
+        rf"(?P<num>{NUM}){MULT}\ ?(?P<cur>(?i:{CURWORD}))\b"), 0.85,
+        gate=gate(DIGIT, _WORD_TOKENS)),
     AmountPattern("spelled_word_after", _compile(
-        rf"(?P<words>(?i:{WORDNUM}))\ (?P<cur>(?i:{CURWORD}))\b"), 0.8),
+        rf"(?P<words>(?i:{WORDNUM}))\ (?P<cur>(?i:{CURWORD}))\b"), 0.8,
+        gate=gate(_NUMBER_WORDS, _WORD_TOKENS)),
     AmountPattern("symbol_range", _compile(
         rf"{_NOT_AFTER_SYM}(?P<cur>{SYM}|(?<![\w]){CODE})\ ?(?P<num>{NUM}){MULT}{_DASH}"
-        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, "range"),
+        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, "range",
+        gate=gate(DIGIT, _SYMBOL_TOKENS | _CODE_TOKENS)),
     AmountPattern("between_symbol_range", _compile(
         rf"(?<![\w])(?i:between)\s+(?P<cur>{SYM}|{CODE})\ ?(?P<num>{NUM}){MULT}\s+(?i:and)\s+"
-        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, "range"),
+        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, "range",
+        gate=gate(DIGIT, "between")),
     AmountPattern("range_marker_after", _compile(
         rf"(?:(?<![\w])(?i:between)\s+(?P<num>{NUM})\s+(?i:and)\s+"
         rf"|(?P<num>{NUM}){_DASH}|(?P<num>{NUM})\s+(?i:to)\s+)"
-        rf"(?P<num2>{NUM}){_MULT2}\ ?(?P<cur>(?i:{CURWORD})\b|{_AFTER})"), 0.85, "range"),
+        rf"(?P<num2>{NUM}){_MULT2}\ ?(?P<cur>(?i:{CURWORD})\b|{_AFTER})"), 0.85, "range",
+        gate=gate(DIGIT, _WORD_TOKENS | _AFTER_TOKENS)),
     AmountPattern("labelled_bare_number", _compile(
         rf"(?<![\w])(?i:price|cost|rent|fare|total|balance|fee|charge|refund|deposit)"
         rf"(?:\s+[A-Za-z]+){{0,3}}?\s+(?i:is|was|will\s+be|would\s+be|comes\s+to|of|:)"
         rf"\s+(?P<num>(?=\d{{2}}){NUM})(?!\s*(?i:%|percent|{_COUNT_NOUNS})\b)"
-        rf"(?!\s?(?:{SYM}|{CODE}|(?i:{CURWORD})\b))"), 0.6, span_group="num"),
+        rf"(?!\s?(?:{SYM}|{CODE}|(?i:{CURWORD})\b))"), 0.6, span_group="num",
+        gate=gate(DIGIT, "price cost rent fare total balance fee charge refund deposit")),
     AmountPattern("percent", _compile(
-        rf"(?P<num>{NUM})\ ?(?:%|(?i:per\ ?cent|pct)\b)"), 0.9, "percent"),
+        rf"(?P<num>{NUM})\ ?(?:%|(?i:per\ ?cent|pct)\b)"), 0.9, "percent",
+        gate=gate(DIGIT, "% per percent pct")),
     AmountPattern("spelled_percent", _compile(
-        rf"(?P<words>(?i:{WORDNUM}))\ (?i:per\ ?cent)\b"), 0.8, "percent"),
+        rf"(?P<words>(?i:{WORDNUM}))\ (?i:per\ ?cent)\b"), 0.8, "percent",
+        gate=gate(_NUMBER_WORDS, "per percent")),
 )
 
 # --- labels ----------------------------------------------------------------------------
@@ -334,12 +359,21 @@ class RegexAmounts:
     needs_doc: ClassVar[bool] = False
     patterns: ClassVar[tuple[AmountPattern, ...]] = PATTERNS
 
+    def __init__(self, prefilter: bool = True) -> None:
+        #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`).
+        self.prefilter = prefilter
+
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return amount candidates of one turn, without overlaps, in text order."""
         text = turn.text
         found: list[tuple[int, int, float, int, Candidate]] = []
+        present = tokens(text)
         for order, pat in enumerate(self.patterns):
-            for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name,
+            if self.prefilter and not pat.gate.admits(present):
+                continue
+            # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
+            # texts only.
+            for m in find_all(pat.pattern, text, timeout=None, name=pat.name,
                               where=f"turn {turn.number}"):
                 start, end = m.span(pat.span_group)
                 groups = m.groupdict()

@@ -42,6 +42,7 @@ from extractors.dateresolve import (
     normalize_rel,
     resolve_duration,
 )
+from extractors.gates import ALWAYS, DIGIT, Gate, gate, tokens, words_of
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NAME = "datetimes.regex.v1"
-TIMEOUT = 1.0
 
 # --- vocabulary --------------------------------------------------------------------------
 
@@ -101,14 +101,14 @@ _SUFFIX = r"(?:st|nd|rd|th)"
 _ORDWORD = rf"(?i:{_alt(ORDINALS)})"
 _YEAR = r"(?P<year>(?:19|20)\d{2})(?!\d)"
 _AMPM = r"(?P<ampm>(?i:a\.m\.?|p\.m\.?|am|pm))(?![A-Za-z])"
-_PART = r"(?P<part>(?i:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))"
+_PART = r"(?P<part>(?i:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))(?![A-Za-z])"
 _HOUR12 = r"(?:1[0-2]|0?[1-9])"
 _HOUR_WORDS = [w for w, n in NUMBERS.items() if 1 <= n <= 12 and w.isalpha() and len(w) > 2]
-_HOURWORD = rf"(?P<hourword>(?i:{_alt(_HOUR_WORDS)}))"
+_HOURWORD = rf"(?<![A-Za-z])(?P<hourword>(?i:{_alt(_HOUR_WORDS)}))(?![A-Za-z])"
 _MIN = r"(?P<minute>[0-5]\d)"
 _TZ = (r"(?:\s?(?P<tz>UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|EST|EDT|CST|CDT|MST|MDT|PST|PDT|Z)"
        r"(?:[+-]\d{1,2})?(?![\w]))")
-_OCLOCK = r"(?:\s?o\s?['’\"]?\s?clock)"
+_OCLOCK = r"(?:\s?o\s?['’\"]?\s?clock(?![A-Za-z]))"
 _NOT_COUNT = (r"(?!\s*(?:%|percent|people|persons|guests|tickets|seats|rooms|nights|days|"
               r"hours|minutes|of|dollars|bucks|degrees|stars|adults|kids|children)\b)")
 _DURATION_UNIT = (r"(?P<unit>(?i:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|"
@@ -116,6 +116,13 @@ _DURATION_UNIT = (r"(?P<unit>(?i:seconds?|minutes?|mins?|hours?|hrs?|days?|night
 _COUNT_WORDS = [w for w in NUMBERS if w not in ("a", "an")]
 _COUNT = (r"(?P<count>\d{1,4}(?:\.\d)?(?:\s?(?:-|–|to)\s?\d{1,4})?"
           rf"|(?i:{_alt(_COUNT_WORDS)})|(?i:a\s+few|several|a|an)(?=\s))")
+
+
+#: Gate tokens: a month name, the am/pm markers, a duration unit.
+_MONTH_WORDS = words_of(*MONTHS)
+_AMPM_WORDS = "am pm <a.m>"
+_UNIT_WORDS = ("second seconds minute minutes min mins hour hours hr hrs day days night "
+               "nights week weeks month months year years")
 
 
 @dataclass(frozen=True)
@@ -126,6 +133,8 @@ class DtPattern:
     pattern: regex.Pattern[str]
     score: float
     role: str  # date|weekday|relday|iso|daterange|time|timerange|part|duration|reldur
+    #: What a turn must hold for the pattern to match at all (:mod:`extractors.gates`).
+    gate: Gate = ALWAYS
 
 
 def _c(body: str, flags: int = 0) -> regex.Pattern[str]:
@@ -136,85 +145,109 @@ PATTERNS: tuple[DtPattern, ...] = (
     DtPattern("iso", _c(
         r"(?<![\w-])(?P<iso>\d{4}-[01]\d-[0-3]\d(?:[T\ ][0-2]\d:[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
         r"(?:Z|[+-][0-2]\d:?[0-5]\d)?)?(?:/(?:\d{4}-[01]\d-[0-3]\dT?)?(?:[0-2]\d:[0-5]\d"
-        r"(?::[0-5]\d)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?)?)(?![\w-])"), 0.95, "iso"),
+        r"(?::[0-5]\d)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?)?)(?![\w-])"), 0.95, "iso",
+        gate=gate(DIGIT, "-")),
     DtPattern("numeric_date", _c(
         r"(?<![\w/.-])(?:(?P<y1>(?:19|20)\d{2})/(?P<m1>[01]?\d)/(?P<d1>[0-3]?\d)"
         r"|(?P<a>[0-3]?\d)(?P<sep>[/.-])(?P<b>[0-3]?\d)(?P=sep)(?P<y2>(?:19|20)\d{2}|\d{2}(?![\d])))"
-        r"(?![\w/-]|\.\d)"), 0.8, "date"),
+        r"(?![\w/-]|\.\d)"), 0.8, "date",
+        gate=gate(DIGIT, "/ . -")),
     DtPattern("month_day_range", _c(
         rf"(?<![\w]){_MONTH}\s+(?P<day>{_DAYNUM}){_SUFFIX}?\s*(?:-|–|—|to|through|until)\s*"
-        rf"(?P<day2>{_DAYNUM}){_SUFFIX}?(?![\d:])(?:,?\s+{_YEAR})?"), 0.9, "daterange"),
+        rf"(?P<day2>{_DAYNUM}){_SUFFIX}?(?![\d:])(?:,?\s+{_YEAR})?"), 0.9, "daterange",
+        gate=gate(DIGIT, _MONTH_WORDS)),
     DtPattern("day_month_range", _c(
         rf"(?<![\w])(?P<day>{_DAYNUM}){_SUFFIX}?\s*(?:-|–|—|to|through|until)\s*"
         rf"(?P<day2>{_DAYNUM}){_SUFFIX}?\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?"), 0.9,
-        "daterange"),
+        "daterange",
+        gate=gate(DIGIT, _MONTH_WORDS)),
     DtPattern("month_day", _c(
         rf"(?<![\w]){_MONTH}\s+(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}?(?![\d:])(?!\s*(?i:am|pm|a\.m|p\.m|%|percent))"
-        rf"|(?P<dayword>{_ORDWORD})(?![\w-]))(?:,?\s+{_YEAR})?"), 0.9, "date"),
+        rf"|(?P<dayword>{_ORDWORD})(?![\w-]))(?:,?\s+{_YEAR})?"), 0.9, "date",
+        gate=gate(_MONTH_WORDS)),
     DtPattern("day_month", _c(
         rf"(?<![\w])(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}?|(?P<dayword>{_ORDWORD}))"
-        rf"\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?"), 0.9, "date"),
-    DtPattern("month_year", _c(rf"(?<![\w]){_MONTH}\s+{_YEAR}"), 0.85, "date"),
+        rf"\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?"), 0.9, "date",
+        gate=gate(_MONTH_WORDS)),
+    DtPattern("month_year", _c(rf"(?<![\w]){_MONTH}\s+{_YEAR}"), 0.85, "date",
+        gate=gate(DIGIT, _MONTH_WORDS)),
     DtPattern("nth_of_month", _c(
         rf"(?<![\w])(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}|(?P<dayword>{_ORDWORD}))\s+of\s+"
-        r"(?P<rel>(?i:this|next|last|the\s+(?:next|following|coming)|the)\s+month)"), 0.9, "date"),
+        r"(?P<rel>(?i:this|next|last|the\s+(?:next|following|coming)|the)\s+month)(?![\w])"),
+        0.9, "date",
+        gate=gate("month")),
     DtPattern("the_nth", _c(
         rf"(?<![\w])(?i:the)\s+(?P<day>{_DAYNUM}){_SUFFIX}(?![\w])"
         r"(?!\s+(?i:floor|place|row|century|grade|time|round|edition|anniversary|birthday|"
         r"person|one|item|option|step|level|street|avenue|st|ave|percentile|attempt))"), 0.8,
-        "date"),
+        "date",
+        gate=gate(DIGIT, "the")),
     DtPattern("prep_the_ordinal", _c(
         rf"(?<=(?i:\b(?:on|by|until|till|before|after|from|for|since)\s))(?i:the)\s+"
         rf"(?P<dayword>{_ORDWORD})(?![\w-])(?!\s+(?i:time|one|option|floor|place|round))"),
-        0.7, "date"),
+        0.7, "date",
+        gate=gate("the", words_of(*ORDINALS))),
     DtPattern("month_alone", _c(
         r"(?<=(?i:\b(?:in|during|since|until|till|by|of|for|from|through|early|late|mid|"
         r"next|last|this|end\s+of|beginning\s+of)\s))(?!May\b|may\b|march\b)"
         + _MONTH.replace("?P<month>", "?P<month>")
-        + r"(?!\s+\d)"), 0.6, "date"),
+        + r"(?!\s+\d)"), 0.6, "date",
+        gate=gate(_MONTH_WORDS)),
     DtPattern("weekday", _c(
         r"(?<![\w])(?P<rel>(?i:next|this|last|coming|this\s+coming|the\s+following)\s+)?"
         rf"(?P<weekday>(?i:{_WEEKDAY_FULL})(?!s\b)(?![\w])|(?:{_WEEKDAY_ABBR})\.?(?=,?\s+(?:the\s+)?\d))"
-        r"(?P<week>\s+(?i:next|this|the\s+following)\s+week)?"), 0.85, "weekday"),
+        r"(?P<week>\s+(?i:next|this|the\s+following)\s+week)?"), 0.85, "weekday",
+        gate=gate(words_of(*WEEKDAYS))),
     DtPattern("relative_day", _c(
         r"(?<![\w])(?P<relday>(?i:(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+"
         r"yesterday|(?:later|earlier)\s+today|today|tonight|tomorrow|tmrw|yesterday|"
         r"(?:this|next|last|coming|the\s+following|this\s+coming)\s+(?:week(?:end)?|month|year)|"
         r"(?:the|this)\s+weekend|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|next\s+)?"
-        r"(?:day|week|month|year)|eod|eow))(?![\w])"), 0.85, "relday"),
+        r"(?:day|week|month|year)|eod|eow))(?![\w])"), 0.85, "relday",
+        gate=gate("today tonight tomorrow tmrw yesterday week weekend month year day eod eow")),
     DtPattern("part_of_day", _c(
         r"(?<![\w])(?P<part>(?i:(?:in\s+the\s+|this\s+)?(?:morning|afternoon|evening)|"
-        r"(?:at\s+)?night|noon|lunchtime))(?![\w])"), 0.5, "part"),
+        r"(?:at\s+)?night|noon|lunchtime))(?![\w])"), 0.5, "part",
+        gate=gate("morning afternoon evening night noon lunchtime")),
     DtPattern("clock_24h", _c(
         r"(?<![\d:.,$€£])(?P<hour>[01]?\d|2[0-3])(?::|h)" + _MIN + r"(?::[0-5]\d)?(?![\d:])"
-        rf"(?:\s?{_AMPM}|\s?{_OCLOCK})?(?:\s+{_PART})?{_TZ}?"), 0.9, "time"),
+        rf"(?:\s?{_AMPM}|\s?{_OCLOCK})?(?:\s+{_PART})?{_TZ}?"), 0.9, "time",
+        gate=gate(DIGIT, ": h")),
     DtPattern("clock_ampm", _c(
-        rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})\s?{_AMPM}(?:\s+{_PART})?{_TZ}?"), 0.9, "time"),
+        rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})\s?{_AMPM}(?:\s+{_PART})?{_TZ}?"), 0.9, "time",
+        gate=gate(DIGIT, _AMPM_WORDS)),
     DtPattern("clock_oclock", _c(
-        rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12}|{_HOURWORD}){_OCLOCK}(?:\s+{_PART}|\s?{_AMPM})?"),
-        0.85, "time"),
+        rf"(?<![\d:.,$€£])(?:(?P<hour>{_HOUR12})|{_HOURWORD}){_OCLOCK}(?:\s+{_PART}|\s?{_AMPM})?"),
+        0.85, "time",
+        gate=gate("clock oclock")),
     DtPattern("clock_part", _c(
         rf"(?<![\d:.,$€£])(?:(?P<hour>{_HOUR12})|{_HOURWORD}(?:[\s-](?P<minword>(?i:fifteen|"
-        rf"thirty|forty-five|forty\s+five)))?)\s+(?:{_PART}|{_AMPM})"), 0.85, "time"),
+        rf"thirty|forty-five|forty\s+five)))?)\s+(?:{_PART}|{_AMPM})"), 0.85, "time",
+        gate=gate([DIGIT, *_HOUR_WORDS], _AMPM_WORDS + " morning afternoon evening night tonight")),
     DtPattern("clock_half_quarter", _c(
         r"(?<![\w])(?P<frac>(?i:half|(?:a\s+)?quarter))\s+(?P<dir>(?i:past|after|to|before|till))\s+"
         rf"(?:(?P<hour>{_HOUR12})(?![\d:])|{_HOURWORD}(?![\w]))(?:\s+{_PART}|\s?{_AMPM}|{_OCLOCK})?"),
-        0.85, "time"),
+        0.85, "time",
+        gate=gate("half quarter")),
     DtPattern("part_then_clock", _c(
         r"(?<![\w])(?:(?i:this|in\s+the|at|tomorrow|tonight)\s+)?"
         r"(?P<part>(?i:morning|afternoon|evening|night))\s+(?:(?i:at)\s+)?"
         r"(?P<hour>[01]?\d|2[0-3])(?::" + _MIN + rf")?(?:\s?{_AMPM})?(?![\d:]){_NOT_COUNT}"),
-        0.8, "time"),
+        0.8, "time",
+        gate=gate(DIGIT, "morning afternoon evening night")),
     DtPattern("noon_midnight", _c(
-        r"(?<![\w])(?P<noon>(?:12\s+)?(?i:noon|midday|midnight))(?![\w])"), 0.85, "time"),
+        r"(?<![\w])(?P<noon>(?:12\s+)?(?i:noon|midday|midnight))(?![\w])"), 0.85, "time",
+        gate=gate("noon midday midnight")),
     DtPattern("shared_ampm_range", _c(
         rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})(?::(?P<minute>[0-5]\d))?\s*(?:-|–|—|to|until|till)\s*"
-        rf"(?P<hour2>{_HOUR12})(?::(?P<minute2>[0-5]\d))?\s?{_AMPM}"), 0.9, "timerange"),
+        rf"(?P<hour2>{_HOUR12})(?::(?P<minute2>[0-5]\d))?\s?{_AMPM}"), 0.9, "timerange",
+        gate=gate(DIGIT, _AMPM_WORDS)),
     DtPattern("duration", _c(
         r"(?<![\w])(?P<prep>(?i:within|for|in|over|after|under|about|around|up\s+to|at\s+least|"
         r"at\s+most|another|the\s+next|the\s+last|the\s+past|next|last|past)\s+)?"
         + _COUNT + r"[\s-]+(?P<kindword>(?i:working|business|calendar|full|whole)\s+)?"
-        + _DURATION_UNIT + r"(?P<dir>\s+(?i:ago|from\s+now|later|earlier))?"), 0.7, "duration"),
+        + _DURATION_UNIT + r"(?P<dir>\s+(?i:ago|from\s+now|later|earlier))?"), 0.7, "duration",
+        gate=gate(_UNIT_WORDS)),
 )
 
 _LIGHT_JOIN = regex.compile(
@@ -588,16 +621,23 @@ class RegexDatetimes:
     needs_doc: ClassVar[bool] = False
     patterns: ClassVar[tuple[DtPattern, ...]] = PATTERNS
 
-    def __init__(self, date_order: str | None = None) -> None:
+    def __init__(self, date_order: str | None = None, prefilter: bool = True) -> None:
         if date_order not in (None, "dmy", "mdy"):
             raise ValueError(f"date_order must be 'dmy', 'mdy' or None, not {date_order!r}")
         self.date_order = date_order
+        #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`).
+        self.prefilter = prefilter
 
     def atoms(self, text: str) -> list[Atom]:
         """Return the non-overlapping atoms of ``text``, longest first on conflicts."""
         atoms: list[Atom] = []
+        present = tokens(text)
         for pat in self.patterns:
-            for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name):
+            if self.prefilter and not pat.gate.admits(present):
+                continue
+            # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
+            # texts only.
+            for m in find_all(pat.pattern, text, timeout=None, name=pat.name):
                 atom = Atom(m.start(), m.end(), pat.role, pat.score, pat.name, _info(m, pat.role))
                 if _valid(atom):
                     atoms.append(atom)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import regex
 
+from extractors.gates import ALWAYS, DIGIT, Gate, gate, words_of
+
 Validator = Callable[[str], bool]
 Normalizer = Callable[[str], str]
 
@@ -39,6 +41,8 @@ class IdPattern:
     group: str | None = None
     normalize: Normalizer | None = None
     user: bool = False
+    #: What a turn must hold for the pattern to match at all (:mod:`extractors.gates`).
+    gate: Gate = ALWAYS
 
 
 def compile_pattern(body: str) -> regex.Pattern[str]:
@@ -147,6 +151,21 @@ _FILE_EXT = (
     r"sh|bash|rs|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|html|css|scss|xml|csv|tsv|lock|env|"
     r"log|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|tgz|whl|db|sqlite|parquet"
 )
+
+
+def _spelled(alternatives: str) -> frozenset[str]:
+    """Every word an alternation of words with at most one optional letter each matches
+    ("docx?" gives "doc" and "docx")."""
+    out = set()
+    for alt in alternatives.split("|"):
+        if "?" in alt:
+            i = alt.index("?")
+            out |= {alt[:i - 1] + alt[i + 1:], alt[:i] + alt[i + 1:]}
+        else:
+            out.add(alt)
+    return frozenset(out)
+
+
 _TLD = (
     r"com|net|org|io|dev|app|ai|co|edu|gov|info|biz|cloud|tech|me|us|uk|de|fr|eu|ie|ca|au|"
     r"jp|nl|ch|es|it|se|no|in|internal|local|lan|corp|example|test|localhost"
@@ -203,120 +222,177 @@ _IT_TURN = regex.compile(
 _DB_CONTEXT = (r"(?i)\b(?:sql|database|db|query|queries|schema|migrations?|columns?|rows?|"
                r"postgres(?:ql)?|mysql|sqlite|select|insert|index|join|foreign\ key|"
                r"primary\ key|orm|dbt|relation|alembic|indexes)\b")
+#: Words of the "flight" pattern's context: a necessary condition, so also its gate.
+_FLIGHT_WORDS = ("flight flights flying fly airline boarding depart departs departing gate "
+                 "layover connecting")
+#: The first word of each context of the "context_number" pattern.
+_CONTEXT_NUMBER_WORDS = (
+    "order booking reservation confirmation invoice ticket case account tracking claim hold "
+    "policy membership member customer transaction issue pr pull reference ref receipt "
+    "shipment parcel return rma job request incident loan contract subscription application "
+    "voucher quote")
+#: ... and each glued to the number word the pattern allows after it ("ordernumber").
+_CONTEXT_NUMBER_TOKENS = frozenset(
+    word + glued for word in _CONTEXT_NUMBER_WORDS.split()
+    for glued in ("", "number", "no", "num", "id", "code"))
+#: Dotfiles and dot-directories named on their own (".env", ".github").
+_DOTFILES = ("env|gitignore|gitattributes|gitlab-ci|github|dockerignore|editorconfig|npmrc|"
+             "nvmrc|yarnrc|bashrc|zshrc|profile|bash_profile|pre-commit-config|python-version|"
+             "tool-versions|flake8|pylintrc|coveragerc|htaccess|terraform|vscode|prettierrc|"
+             "eslintrc|babelrc|pypirc|netrc|ssh|aws|kube|venv")
+#: The words of _GIT_TURN and _HTTP_TURN, as gate tokens (a turn-wide ``needs`` is a
+#: necessary condition, so it can gate).
+_GIT_WORDS = ("git commit commits committed revision revisions alembic migration migrations "
+              "sha rebase rebased merge merged merging push pushed pull pr branch branches "
+              "head heads cherry repo repository upstream origin ci")
+_HTTP_WORDS = ("http https api endpoint url server gateway nginx proxy load request response "
+               "health staging prod service site page")
 _c = compile_pattern
 
 PATTERNS: tuple[IdPattern, ...] = (
     IdPattern("email", _c(
         r"(?<![\w.+%-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}"
-        r"\.[A-Za-z]{2,24}(?![\w-])"), 0.95, "email", "email"),
+        r"\.[A-Za-z]{2,24}(?![\w-])"), 0.95, "email", "email",
+        gate=gate("@")),
     IdPattern("url", _c(
         r"(?<![\w@/.])(?:(?i:https?|ftp)://|www\.)[^\s<>\"'`{}|\\^]{2,2000}"), 0.95, "url",
-        "url"),
+        "url",
+        gate=gate("http https ftp www")),
     IdPattern("uuid", _c(
         r"(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-        r"(?![\w-])"), 0.9, "generic", "uuid", normalize=str.lower),
+        r"(?![\w-])"), 0.9, "generic", "uuid", normalize=str.lower,
+        gate=gate("-")),
     IdPattern("iban", _c(
         r"(?<![\w-])[A-Z]{2}\d{2}(?:\ ?[A-Z0-9]{4}){2,7}(?:\ ?[A-Z0-9]{1,3})?(?![\w-])"),
-        0.97, "generic", "iban", validator=valid_iban, normalize=compact),
+        0.97, "generic", "iban", validator=valid_iban, normalize=compact,
+        gate=gate("<A0>")),
     IdPattern("card_masked", _c(
         r"(?<![\w*])(?:[*xX•]{4}[\ -]?){1,3}\d{4}(?![\w-]|[.,]\d)"), 0.9, "generic", "card",
         validator=lambda v: any(ch in v for ch in "*•") or v[:4] in ("xxxx", "XXXX"),
-        normalize=lambda v: "****" + v[-4:]),
+        normalize=lambda v: "****" + v[-4:],
+        gate=gate(DIGIT)),
     IdPattern("card_ending", _c(
-        r"(?i:ending(?:\ in)?|ends\ (?:in|with)|last\ (?:four|4)(?:\ digits)?(?:\ are)?)"
+        r"(?<![A-Za-z])(?i:ending(?:\ in)?|ends\ (?:in|with)|last\ (?:four|4)"
+        r"(?:\ digits)?(?:\ are)?)"
         r"\W{1,3}(?P<id>\d{4})(?![\w-]|[.,]\d)"), 0.85, "generic", "card",
         context=regex.compile(r"(?i)\b(?:card|visa|mastercard|amex|debit|credit|account)\b"),
-        group="id", normalize=lambda v: "****" + v),
+        group="id", normalize=lambda v: "****" + v,
+        gate=gate(DIGIT, "ending ends last", "card visa mastercard amex debit credit account")),
     IdPattern("phone_international", _c(
         r"(?<![\w+])\+\d{1,3}(?:[\ .-]?\(\d{1,4}\))?(?:[\ .-]\d{1,6}){1,6}(?![\d])"
-        r"|(?<![\w+])\+\d{7,15}(?![\d])"), 0.95, "phone", "phone"),
+        r"|(?<![\w+])\+\d{7,15}(?![\d])"), 0.95, "phone", "phone",
+        gate=gate(DIGIT, "+")),
     IdPattern("phone_nanp", _c(
         r"(?<![\w+,/-])(?<!\d\.)(?:1[\ .-])?(?:\(\d{3}\)\ ?|\d{3}[\ .-])\d{3}[\ .-]\d{4}"
-        r"(?![\w]|[.,-]\d)"), 0.9, "phone", "phone"),
+        r"(?![\w]|[.,-]\d)"), 0.9, "phone", "phone",
+        gate=gate("<ddd>")),
     IdPattern("phone_national", _c(
         r"(?<![\w+.,:/$€£-])(?:\(?0?\d{1,4}\)?(?:[\ .-]\d{2,4}){2,5}|\d{8,12})"
-        r"(?![\w]|[.,:/-]\d)"), 0.7, "phone_context", "phone"),
+        r"(?![\w]|[.,:/-]\d)"), 0.7, "phone_context", "phone",
+        gate=gate(DIGIT)),
     IdPattern("ipv4", _c(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)"), 0.9, "generic",
               "ip", validator=valid_ipv4,
-              veto=regex.compile(r"(?i)\b(?:version|v|release|build|python|node)\W{0,3}$")),
+              veto=regex.compile(r"(?i)\b(?:version|v|release|build|python|node)\W{0,3}$"),
+        gate=gate("<w.w>", DIGIT)),
     IdPattern("ipv6", _c(
         r"(?<![\w:.])(?=[0-9A-Fa-f:]{0,39}[0-9A-Fa-f])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}"
-        r"(?![\w:])"), 0.9, "generic", "ip", validator=valid_ipv6, normalize=normal_ipv6),
+        r"(?![\w:])"), 0.9, "generic", "ip", validator=valid_ipv6, normalize=normal_ipv6,
+        gate=gate(":")),
     IdPattern("code", _c(
         r"(?<![\w-])(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]{0,9}(?:-[A-Z0-9]{1,12}){1,4}(?![\w-])"),
-        0.85, "code"),
+        0.85, "code",
+        gate=gate(DIGIT, "-")),
     IdPattern("pnr", _c(
-        r"(?i:booking\ (?:reference|ref|code)|PNR|record\ locator|reservation\ (?:code|ref)|"
+        r"(?<![A-Za-z])(?i:booking\ (?:reference|ref|code)|PNR|record\ locator|"
+        r"reservation\ (?:code|ref)|"
         r"confirmation\ code)(?:\ (?:is|was|number|no\.?))?[\ :#]{1,3}"
         r"(?P<id>[A-Z0-9]{6})(?![\w-])"), 0.9, "generic", "booking", group="id",
-        normalize=str.upper),
+        normalize=str.upper,
+        gate=gate("booking pnr record reservation confirmation")),
     IdPattern("flight", _c(
         r"(?<![\w-])(?P<id>(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\ ?\d{2,4})(?![\w-]|[.,:]\d)"),
         0.88, "generic", "flight", group="id",
-        context=regex.compile(r"(?i)\b(?:flights?|flying|fly|airline|boarding|depart(?:s|ing)?"
-                              r"|gate|layover|connecting)\b"),
-        normalize=lambda v: v.replace(" ", "").upper()),
+        context=context_words(_FLIGHT_WORDS.split()),
+        normalize=lambda v: v.replace(" ", "").upper(),
+        gate=gate(DIGIT, _FLIGHT_WORDS)),
     IdPattern("flight_airline", _c(r"(?<![\w-])(?P<id>[A-Z][A-Z0-9]\d{2,4})(?![\w-]|[.,:]\d)"),
               0.86, "generic", "flight", group="id",
-              validator=lambda v: v[:2] in AIRLINES),
+              validator=lambda v: v[:2] in AIRLINES,
+        gate=gate("<A0>")),
     IdPattern("alnum_code", _c(
-        r"(?<![\w#-])(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5,24}(?![\w-])"), 0.75, "code"),
+        r"(?<![\w#-])(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5,24}(?![\w-])"), 0.75, "code",
+        gate=gate("<A0>")),
     IdPattern("hash_number", _c(
         r"(?<![\w#&])\#(?:\d{2,12}|(?=[A-Z-]*\d)[A-Z0-9][A-Z0-9-]{2,20})(?![\w-])"), 0.85,
-        "code"),
+        "code",
+        gate=gate("#")),
     IdPattern("context_number", _c(
-        r"(?P<ctx>(?i:order|booking|reservation|confirmation|invoice|ticket|case|account|"
+        r"(?<![A-Za-z])(?P<ctx>(?i:order|booking|reservation|confirmation|invoice|ticket|case|account|"
         r"tracking|claim|hold|policy|membership|member|customer|transaction|issue|PR|"
         r"pull\ request|reference|ref|receipt|shipment|parcel|return|RMA|job|request|"
         r"incident|loan|contract|subscription|application|voucher|quote))"
         r"\ ?(?:(?i:number|no\.?|num|id|code)\ ?)?[:#]?\ ?"
-        r"(?P<id>\d{3,16}(?:[-/]\d{1,10}){0,3})(?![\w]|[.,:-]\d)"), 0.8, "code"),
+        r"(?P<id>\d{3,16}(?:[-/]\d{1,10}){0,3})(?![\w]|[.,:-]\d)"), 0.8, "code",
+        gate=gate("<ddd>", _CONTEXT_NUMBER_TOKENS)),
     IdPattern("git_sha", _c(
         r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w-])"), 0.6, "hash",
-        "commit"),
+        "commit",
+        gate=gate("<h0>")),
     IdPattern("git_branch", _c(
-        r"(?i:branch(?:es)?|git\ checkout(?:\ -b)?|checkout\ -b|git\ switch(?:\ -c)?)"
+        r"(?<![A-Za-z])(?i:branch(?:es)?|git\ checkout(?:\ -b)?|checkout\ -b|git\ switch(?:\ -c)?)"
         r"(?:\ (?:called|named))?"
         r"\ [`'\"]?(?P<id>[A-Za-z0-9][\w.-]{0,99}(?:/[\w.-]{1,100}){0,5})"
         r"|[`'\"]?(?P<id>[A-Za-z0-9][\w.-]{0,99}(?:/[\w.-]{1,100}){1,5})[`'\"]?\ (?i:branch)\b"),
-        0.8, "branch", "branch", group="id"),
+        0.8, "branch", "branch", group="id",
+        gate=gate("branch branches checkout switch")),
     IdPattern("env_dollar", _c(
         r"(?<![\w$])\$(?:[A-Z_][A-Z0-9_]{1,63}|\{[A-Za-z_]\w{0,63}\})(?![\w])"), 0.85,
-        "generic", "env_var"),
+        "generic", "env_var",
+        gate=gate("$")),
     IdPattern("env_percent", _c(r"(?<![\w%])%[A-Za-z_][A-Za-z0-9_]{1,63}%(?![\w%])"), 0.85,
-              "generic", "env_var"),
+              "generic", "env_var",
+        gate=gate("%")),
     IdPattern("env_name", _c(r"(?<![\w$%-])[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,6}(?![\w-])"),
               0.75, "generic", "env_var",
               context=regex.compile(r"(?i)\b(?:env(?:ironment)?|variables?|vars?|export|"
-                                    r"set|unset|secrets?|config|\.env)\b")),
+                                    r"set|unset|secrets?|config|\.env)\b"),
+        gate=gate("_", "env environment variable variables var vars export set unset secret "
+                       "secrets config")),
     IdPattern("command_backticks", _c(r"`(?P<id>[^`\n]{2,300})`"), 0.82, "command", "command",
-              group="id"),
+              group="id",
+        gate=gate("`")),
     IdPattern("command_run", _c(
         r"(?i:\b(?:run|running|runs|ran|execute|executing|exec|type|typing))\ "
         r"(?P<id>[\w./-]{1,100}(?:\ [^\s`]{1,200}){0,15})"), 0.82, "command", "command",
-        group="id"),
+        group="id",
+        gate=gate("run running runs ran execute executing exec type typing")),
     IdPattern("table_before", _c(
         r"(?i:\btables?)\ [`'\"]?(?P<id>[A-Za-z_][\w.]{0,63})[`'\"]?(?![\w])"), 0.8, "table",
-        "table", group="id", needs=regex.compile(_DB_CONTEXT)),
+        "table", group="id", needs=regex.compile(_DB_CONTEXT),
+        gate=gate("table tables")),
     IdPattern("table_after", _c(
         r"(?i:\b(?:the|a|an|our|your|this|that|each|every))\ [`'\"]?(?P<id>[A-Za-z_][\w.]{0,63})"
         r"[`'\"]?\ (?i:table)\b"), 0.8, "table", "table", group="id",
-        needs=regex.compile(_DB_CONTEXT)),
+        needs=regex.compile(_DB_CONTEXT),
+        gate=gate("table")),
     IdPattern("flight_spaced", _c(
         r"(?<![\w-])(?P<id>[A-Z][A-Z0-9]\ \d{1,4})(?![\w-]|[.,:]\d)"), 0.86, "generic", "flight",
         group="id", needs=_TRAVEL_TURN, validator=lambda v: v[:2] in AIRLINES,
-        normalize=lambda v: v.replace(" ", "")),
+        normalize=lambda v: v.replace(" ", ""),
+        gate=gate(DIGIT, [" "])),
     IdPattern("train_number", _c(
         r"(?<![\w-])(?P<id>[A-Z]{2,3}\ ?\d{2,5})(?![\w-]|[.,:]\d)"), 0.86, "generic", "train",
         group="id", needs=_TRAVEL_TURN,
         validator=lambda v: v.split(" ")[0].rstrip("0123456789") in RAIL_PRODUCTS,
-        normalize=lambda v: v.replace(" ", "")),
+        normalize=lambda v: v.replace(" ", ""),
+        gate=gate(DIGIT)),
     IdPattern("version_semver", _c(
         r"(?<![\w.-])v?\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[0-9A-Za-z]{1,20}(?:\.[0-9A-Za-z]{1,20}){0,3})?"
         r"(?![\w-]|\.\d)"), 0.8, "generic", "version", validator=_looks_like_version,
         veto=regex.compile(r"(?i)\b(?:section|sections|clause|chapter|article|paragraph|para|"
                            r"step|figure|fig|table|appendix|rule|§)\W{0,3}$"),
-        normalize=lambda v: v.lstrip("vV")),
+        normalize=lambda v: v.lstrip("vV"),
+        gate=gate("<w.w>", DIGIT)),
     IdPattern("version_context", _c(
         r"(?i:\bversions?|\bver\.?|\brelease[sd]?|\bbuild|\bpython|\bnode(?:\.js|js)?|"
         r"\bpostgres(?:ql)?|\bmysql|\bmariadb|\bredis|\bjava|\bjdk|\bgo|\bruby|\bphp|\brust|"
@@ -325,110 +401,134 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"\bdowngraded?\ to|\bpinned\ to|\bclient|\bfirmware)"
         r"\W{1,4}(?P<id>v?\d{1,4}(?:\.\d{1,6}){1,3})(?![\w-]|\.\d)"
         r"|(?<![\w.-])(?P<id>v\d{1,4}(?:\.\d{1,6}){1,3})(?![\w-]|\.\d)"), 0.8, "generic",
-        "version", group="id", normalize=lambda v: v.lstrip("vV")),
+        "version", group="id", normalize=lambda v: v.lstrip("vV"),
+        gate=gate("<w.w>", DIGIT)),
     IdPattern("git_branch_default", _c(
         r"(?i:\b(?:into|onto|on|to|target(?:ing)?|against|off|from|rebase(?:d)?|merge(?:d)?|"
         r"push(?:ed)?|checkout|switch|branch))\ (?:the\ )?[`'\"]?"
         r"(?P<id>main|master|develop|trunk)(?![\w/-])"
         r"(?!\ (?!(?:branch|after|before|and|or|but|so|then|once|first|now|today|when|if|"
         r"with|again|too)\b)[a-z])"), 0.8, "generic",
-        "branch", group="id", needs=regex.compile(_GIT_TURN)),
+        "branch", group="id", needs=regex.compile(_GIT_TURN),
+        gate=gate("main master develop trunk", _GIT_WORDS)),
     IdPattern("git_branch_prefixed", _c(
         r"(?<![\w/.-])(?P<id>(?:feature|feat|fix|bugfix|hotfix|release|releases|chore|topic)"
         r"/[\w.-]{0,99}[\w-](?:/[\w.-]{0,99}[\w-]){0,3})(?![\w/-]|\.\w)"), 0.8, "generic",
-        "branch", group="id", needs=regex.compile(_GIT_TURN)),
+        "branch", group="id", needs=regex.compile(_GIT_TURN),
+        gate=gate("/", "feature feat fix bugfix hotfix release releases chore topic", _GIT_WORDS)),
     IdPattern("git_sha_turn", _c(
         r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[a-f]*\d)[0-9a-f]{7,12}(?![\w-])"), 0.6, "generic",
-        "commit", needs=regex.compile(_GIT_TURN)),
+        "commit", needs=regex.compile(_GIT_TURN),
+        gate=gate("<h0>", _GIT_WORDS)),
     IdPattern("dotfile", _c(
-        r"(?<![\w/.@-])\.(?:env|gitignore|gitattributes|gitlab-ci|github|dockerignore|"
-        r"editorconfig|npmrc|nvmrc|yarnrc|bashrc|zshrc|profile|bash_profile|pre-commit-config|"
-        r"python-version|tool-versions|flake8|pylintrc|coveragerc|htaccess|terraform|vscode|"
-        r"prettierrc|eslintrc|babelrc|pypirc|netrc|ssh|aws|kube|venv)"
-        r"(?:\.[A-Za-z0-9_-]{1,20}){0,3}(?![\w-]|\.\w)"), 0.75, "path", "path"),
+        rf"(?<![\w/.@-])\.(?:{_DOTFILES})"
+        r"(?:\.[A-Za-z0-9_-]{1,20}){0,3}(?![\w-]|\.\w)"), 0.75, "path", "path",
+        gate=gate(".", words_of(*_DOTFILES.split("|")))),
     IdPattern("config_key", _c(
         r"(?<=`)(?P<id>[a-z_][a-z0-9_-]{0,40}(?:\.[a-z_][a-z0-9_-]{0,40}){2,8})(?=`)"
         r"|(?i:\b(?:set|raise|lower|increase|decrease|key|setting|option|field|property))"
         r"\ (?:the\ )?(?P<id>[a-z_][a-z0-9_-]{0,40}(?:\.[a-z_][a-z0-9_-]{0,40}){2,8})(?![\w.-])"),
         0.76, "generic", "config_key", group="id",
-        validator=lambda v: v.rsplit(".", 1)[-1] not in _FILE_EXT.split("|")),
+        validator=lambda v: v.rsplit(".", 1)[-1] not in _FILE_EXT.split("|"),
+        gate=gate("<w.w>")),
     IdPattern("env_name_code", _c(
         r"(?<![\w$%-])[A-Z][A-Z0-9]{1,30}(?:_[A-Z0-9]{2,30}){1,6}(?![\w-])"), 0.74, "generic",
-        "env_var", needs=_CODE_TURN),
+        "env_var", needs=_CODE_TURN,
+        gate=gate("_")),
     IdPattern("env_assign", _c(
         r"(?<=`|\bexport\ )(?P<id>[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){0,6}=[^\s`'\"]{1,200})"),
-        0.83, "generic", "env_var", group="id"),
+        0.83, "generic", "env_var", group="id",
+        gate=gate("=")),
     IdPattern("db_object", _c(
         r"(?i:\b(?:relation|tables?|index(?:es)?|views?|creates?|created|drops?|dropped|"
         r"truncate|alter|join|into|update|sequence))\ (?:the\ |table\ |index\ )?[`'\"]?"
         r"(?P<id>[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6})(?![\w-])"), 0.78, "generic",
-        "table", group="id", needs=regex.compile(_DB_CONTEXT)),
+        "table", group="id", needs=regex.compile(_DB_CONTEXT),
+        gate=gate("_")),
     IdPattern("slash_reference", _c(
-        r"(?<![\w/.-])[A-Z]{1,6}(?:/[A-Z0-9]{1,12}){1,4}(?![\w/-])"), 0.8, "code"),
+        r"(?<![\w/.-])[A-Z]{1,6}(?:/[A-Z0-9]{1,12}){1,4}(?![\w/-])"), 0.8, "code",
+        gate=gate("/")),
     IdPattern("ticket_key", _c(
         r"(?i:\b(?:close[sd]?|closing|resolve[sd]?|reopen(?:ed)?|escalat(?:e|ed|ing)|assign(?:ed)?"
         r"|link(?:ed)?|fix(?:es|ed)?|tickets?|issues?|bugs?|stor(?:y|ies)|epics?|tasks?|jira))"
         r"\ (?:the\ )?(?P<id>[A-Z][A-Z0-9]{1,9}-\d{1,6})(?![\w-])"), 0.84, "generic", "ticket",
-        group="id"),
+        group="id",
+        gate=gate(DIGIT, "-")),
     IdPattern("prefixed_token", _c(
         r"(?<![\w-])[a-z]{2,8}_(?:[a-z]{2,8}_)?(?=[A-Za-z0-9]{0,60}\d)(?=[A-Za-z0-9]{0,60}[A-Z])"
-        r"[A-Za-z0-9]{6,60}(?![\w-])"), 0.8, "generic"),
+        r"[A-Za-z0-9]{6,60}(?![\w-])"), 0.8, "generic",
+        gate=gate(DIGIT, "_")),
     IdPattern("eticket", _c(r"(?<![\w-])\d{3}[-\ ]?\d{10}(?![\w-]|[.,]\d)"), 0.85, "generic",
-              "ticket", context=regex.compile(r"(?i)\b(?:e-?tickets?|tickets?)\b")),
+              "ticket", context=regex.compile(r"(?i)\b(?:e-?tickets?|tickets?)\b"),
+        gate=gate("<ddd>", "ticket tickets eticket etickets")),
     IdPattern("vehicle_plate", _c(
         r"(?i:\b(?:registration|reg\.?|plates?|licen[cs]e\ plate|number\ plate|vehicle|car))"
         r"(?:\ (?:number|no\.?|is|was)){0,2}[\ :#]{1,3}"
         r"(?P<id>[A-Z0-9]{1,4}(?:[-\ ][A-Z0-9]{1,4}){1,3})(?![\w-])"), 0.8, "generic",
-        "registration", group="id", validator=_mixed_code),
+        "registration", group="id", validator=_mixed_code,
+        gate=gate(DIGIT, "registration reg plate plates licence license number vehicle car")),
     IdPattern("host_named", _c(
         r"(?i:\b(?:hosts?|server|node|machine|instance|vm|box|on|ssh(?:\ into)?|to))\ [`'\"]?"
         r"(?P<id>[a-z][a-z0-9]{1,20}(?:-[a-z0-9]{1,20}){1,5})(?![\w.-])"), 0.74, "generic",
-        "hostname", group="id", needs=_IT_TURN, validator=lambda v: any(c.isdigit() for c in v)),
+        "hostname", group="id", needs=_IT_TURN, validator=lambda v: any(c.isdigit() for c in v),
+        gate=gate(DIGIT, "-")),
     IdPattern("user_name", _c(
         r"(?i:\b(?:user(?:name)?|iam\ user|login|service\ account))[\ :]{1,3}[`'\"]?"
         r"(?P<id>[a-z][a-z0-9]{1,30}(?:[-_.][a-z0-9]{1,30}){1,4})(?![\w-]|\.\w)"), 0.72,
-        "generic", "username", group="id"),
+        "generic", "username", group="id",
+        gate=gate("user username iam login service")),
     IdPattern("id_assignment", _c(
         r"(?<![\w.])(?P<key>[a-z][a-z0-9]{0,30}_id)\ {0,2}(?:==?|:)\ {0,2}['\"]?"
         r"(?P<id>(?=[A-Za-z0-9-]{0,40}\d)[A-Za-z0-9][A-Za-z0-9-]{1,40})(?![\w-])"), 0.8,
-        "generic", "reference", group="id"),
+        "generic", "reference", group="id",
+        gate=gate(DIGIT, "_")),
     IdPattern("exit_status", _c(
         r"(?i:\bexit(?:ed)?\ (?:code|status)|\bexit(?:ed)?\ with(?:\ code)?|\breturn\ code|"
         r"\bkilled\ by\ signal)\W{1,3}(?P<id>\d{1,3})(?![\w]|[.,]\d)"), 0.82, "generic",
-        "exit_code", group="id"),
+        "exit_code", group="id",
+        gate=gate(DIGIT, "exit exited return killed")),
     IdPattern("http_status", _c(
         r"(?i:\bhttps?|\bstatus(?:\ code)?|\breturn(?:s|ed|ing)?|\bgot|\bgetting|\bgives|"
         r"\bgiving|\bthrows?|\berror|\bresponds?\ with|\bresponse|\bserv(?:es|ing))"
         r"(?:\ (?:an?|with|the))?\W{1,3}(?P<id>[1-5]\d\d)(?![\w]|[.,:]\d)"), 0.8, "generic",
-        "http_status", group="id", needs=_HTTP_TURN, validator=lambda v: v in HTTP_STATUSES),
+        "http_status", group="id", needs=_HTTP_TURN, validator=lambda v: v in HTTP_STATUSES,
+        gate=gate("<ddd>", _HTTP_WORDS)),
     IdPattern("json_id_number", _c(
         r"\"(?!(?i:zip|postal|post|area|country|currency|lang(?:uage)?|duration|amount|count|"
         r"total|status|http_status|size|port|year|age)[_\"])"
         r"(?P<key>(?:[a-z][a-z0-9]{0,30}_){0,3}(?:id|no|number|code|pipeline|build|run|job|pr|"
         r"issue|ticket|order|invoice|case|claim|account|customer|member|incident)"
         r"|[a-z][a-z0-9]{0,30}(?:Id|No|Number|Code))\"\ {0,2}:\ {0,2}"
-        r"(?P<id>\d{2,20})(?![\w.])"), 0.78, "generic", "reference", group="id"),
+        r"(?P<id>\d{2,20})(?![\w.])"), 0.78, "generic", "reference", group="id",
+        gate=gate(DIGIT, '"')),
     IdPattern("path_unc", _c(
         r"(?<![\w\\])\\\\[A-Za-z0-9._$-]{1,255}(?:\\[^\\\s/:*?\"<>|,;]{1,255}){1,40}\\?"),
-        0.85, "path", "path"),
+        0.85, "path", "path",
+        gate=gate("\\")),
     IdPattern("path_unix", _c(
         r"(?<![\w/.:~@-])(?:~|\.{1,2})?/(?:[\w.@+-]{1,255}/){0,40}[\w.@+-]{1,255}/?"),
-        0.8, "path", "path"),
+        0.8, "path", "path",
+        gate=gate("/")),
     IdPattern("path_relative", _c(
         r"(?<![\w/.:~@\\-])[\w.-]{1,255}(?:/[\w.@+-]{1,255}){1,40}/?"
-        r"|(?<![\w/.:~@\\-])[A-Za-z_][\w.-]{1,255}/(?![\w/])"), 0.7, "path", "path"),
+        r"|(?<![\w/.:~@\\-])[A-Za-z_][\w.-]{1,255}/(?![\w/])"), 0.7, "path", "path",
+        gate=gate("/")),
     IdPattern("path_windows", _c(
         r"(?<![\w])[A-Za-z]:\\(?:[^\\\s/:*?\"<>|]{1,255}\\){0,40}[^\\\s/:*?\"<>|,;]{0,255}"),
-        0.8, "path", "path"),
+        0.8, "path", "path",
+        gate=gate("\\")),
     IdPattern("file_name", _c(rf"(?<![\w/.@-])[\w-]{{1,200}}\.(?:{_FILE_EXT})(?![\w.]|\.\w)"),
-              0.6, "path", "path"),
+              0.6, "path", "path",
+        gate=gate(".", _spelled(_FILE_EXT))),
     IdPattern("hostname", _c(
         r"(?<![\w.@/:-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,10}"
         rf"(?:{_TLD})(?::\d{{2,5}})?(?![\w-]|\.\w)"), 0.7, "generic", "hostname",
         validator=lambda v: not v[:1].isupper() or "." in v.split(".", 1)[1],
-        normalize=str.lower),
+        normalize=str.lower,
+        gate=gate("<w.w>", _TLD.split("|"))),
     IdPattern("handle", _c(r"(?<![\w@.])@[A-Za-z_][A-Za-z0-9_]{1,38}(?![\w@-]|\.\w)"), 0.8,
-              "generic", "handle", normalize=str.lower),
+              "generic", "handle", normalize=str.lower,
+        gate=gate("@")),
 )
 
 #: Patterns added at run time (:mod:`extractors.custom`), checked after the shipped ones.

@@ -20,6 +20,7 @@ import regex
 
 from extractors import spans
 from extractors.base import Candidate, TurnView, find_all, register
+from extractors.gates import tokens
 from extractors.id_patterns import PATTERNS, TOOLS, IdPattern, all_patterns
 from scratchpad.records import Kind
 
@@ -195,14 +196,24 @@ class RegexIdentifiers:
     #: Region used to read phone numbers written without a country code.
     default_region: ClassVar[str] = "US"
 
+    def __init__(self, prefilter: bool = True) -> None:
+        #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`); off only
+        #: to check that the gates never change the output.
+        self.prefilter = prefilter
+
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return identifier candidates of one turn, without overlaps, in text order."""
         text = turn.text
         found: list[_Found] = []
         patterns = self.patterns + tuple(p for p in all_patterns() if p.user)
+        present = tokens(text)
         for order, pat in enumerate(patterns):
-            for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name,
-                              where=f"turn {turn.number}"):
+            if self.prefilter and not pat.gate.admits(present):
+                continue
+            # Shipped patterns are linear (tests/test_value_properties.py); a user's
+            # pattern is not known to be, so only it runs under the timeout guard.
+            for m in find_all(pat.pattern, text, timeout=TIMEOUT if pat.user else None,
+                              name=pat.name, where=f"turn {turn.number}"):
                 item = self._accept(text, m, pat, order)
                 if item is not None:
                     found.append(item)
@@ -265,7 +276,10 @@ class RegexIdentifiers:
         """Apply a pattern's data checks (context, needs, validator) and normalizer."""
         if not raw or not raw.strip():
             return None
-        if pat.context is not None and not pat.context.search(_sentence_before(text, start)):
+        # Searched in place, not in a slice, so a word cut by the window is not a context
+        # word ("inflight" holds no "flight").
+        if pat.context is not None and not pat.context.search(
+                text, _sentence_start(text, start), start):
             return None
         if pat.needs is not None and pat.family == "generic" and not pat.needs.search(text):
             return None
@@ -363,11 +377,17 @@ class RegexIdentifiers:
         return _Found(start, end, pat.score, order, subtype, label, normalized, why)
 
 
+def _sentence_start(text: str, start: int, chars: int = 60) -> int:
+    """Return where the up to ``chars`` characters before ``start`` begin, cut at the last
+    sentence break."""
+    lo = max(0, start - chars)
+    breaks = list(_SENTENCE_BREAK.finditer(text, lo, start))
+    return breaks[-1].end() if breaks else lo
+
+
 def _sentence_before(text: str, start: int, chars: int = 60) -> str:
     """Return up to ``chars`` characters before ``start``, cut at the last sentence break."""
-    window = text[max(0, start - chars):start]
-    breaks = list(_SENTENCE_BREAK.finditer(window))
-    return window[breaks[-1].end():] if breaks else window
+    return text[_sentence_start(text, start, chars):start]
 
 
 def _command_end(text: str, m: regex.Match[str], pat: IdPattern, start: int,
