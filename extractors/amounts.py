@@ -39,7 +39,7 @@ import regex
 
 from extractors import spans
 from extractors.base import Candidate, TurnView, find_all, register
-from extractors.gates import ALWAYS, DIGIT, Gate, gate, tokens, words_of
+from extractors.gates import ALWAYS, DIGIT, Gate, GateIndex, gate, tokens, words_of
 from extractors.money import (
     CODE,
     CODES,
@@ -362,15 +362,16 @@ class RegexAmounts:
     def __init__(self, prefilter: bool = True) -> None:
         #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`).
         self.prefilter = prefilter
+        self._gates = GateIndex([p.gate for p in self.patterns])
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return amount candidates of one turn, without overlaps, in text order."""
         text = turn.text
         found: list[tuple[int, int, float, int, Candidate]] = []
-        present = tokens(text)
-        for order, pat in enumerate(self.patterns):
-            if self.prefilter and not pat.gate.admits(present):
-                continue
+        orders = (self._gates.admitted(tokens(text)) if self.prefilter
+                  else range(len(self.patterns)))
+        for order in orders:
+            pat = self.patterns[order]
             # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
             # texts only.
             for m in find_all(pat.pattern, text, timeout=None, name=pat.name,

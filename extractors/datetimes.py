@@ -27,6 +27,7 @@ The known parts go to ``attrs`` (``month``, ``day``, ``weekday``, ``time``,
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -42,7 +43,7 @@ from extractors.dateresolve import (
     normalize_rel,
     resolve_duration,
 )
-from extractors.gates import ALWAYS, DIGIT, Gate, gate, tokens, words_of
+from extractors.gates import ALWAYS, DIGIT, Gate, GateIndex, gate, tokens, words_of
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -137,8 +138,34 @@ class DtPattern:
     gate: Gate = ALWAYS
 
 
-def _c(body: str, flags: int = 0) -> regex.Pattern[str]:
-    return regex.compile(body, regex.VERBOSE | regex.V0 | flags)
+def _c(body: str, first: str = "") -> regex.Pattern[str]:
+    """Compile an atom pattern. ``first`` holds every character a match can start with
+    (see :func:`_initials`); as a leading lookahead it lets the engine skip to those
+    characters instead of trying the pattern's lookbehind at every position, which
+    makes a scan 2-4x faster. ``tests/test_gates.py`` checks it changes no match."""
+    lead = f"(?=[{first}])" if first else ""
+    return regex.compile(lead + body, regex.VERBOSE | regex.V0)
+
+
+_FOLDS = {"ſ": "s", "\u212a": "k", "İ": "i"}
+
+
+def _initials(*words: str | Iterable[str], digits: bool = False) -> str:
+    """Return a character-class body of the first characters of ``words`` (strings or
+    word lists) in both cases, plus ``\\d`` if ``digits``; for :func:`_c`'s ``first``."""
+    out = set()
+    for group in words:
+        for word in ([group] if isinstance(group, str) else group):
+            out |= {word[0].lower(), word[0].upper()}
+    # What case-insensitive matching also takes for these letters ("ſ" for "s").
+    out |= {folded for folded, plain in _FOLDS.items() if plain in out}
+    return ("\\d" if digits else "") + "".join(regex.escape(ch) for ch in sorted(out))
+
+
+#: Leads where they pay (measured): the patterns that start at a digit or a day.
+_DIGIT_FIRST = _initials(digits=True)
+_HOUR_FIRST = _initials(_HOUR_WORDS, digits=True)
+_DAY_FIRST = _initials("the", ORDINALS, digits=True)
 
 
 PATTERNS: tuple[DtPattern, ...] = (
@@ -146,19 +173,20 @@ PATTERNS: tuple[DtPattern, ...] = (
         r"(?<![\w-])(?P<iso>\d{4}-[01]\d-[0-3]\d(?:[T\ ][0-2]\d:[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
         r"(?:Z|[+-][0-2]\d:?[0-5]\d)?)?(?:/(?:\d{4}-[01]\d-[0-3]\dT?)?(?:[0-2]\d:[0-5]\d"
         r"(?::[0-5]\d)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?)?)(?![\w-])"), 0.95, "iso",
-        gate=gate(DIGIT, "-")),
+        gate=gate("<d/d>")),
     DtPattern("numeric_date", _c(
         r"(?<![\w/.-])(?:(?P<y1>(?:19|20)\d{2})/(?P<m1>[01]?\d)/(?P<d1>[0-3]?\d)"
         r"|(?P<a>[0-3]?\d)(?P<sep>[/.-])(?P<b>[0-3]?\d)(?P=sep)(?P<y2>(?:19|20)\d{2}|\d{2}(?![\d])))"
         r"(?![\w/-]|\.\d)"), 0.8, "date",
-        gate=gate(DIGIT, "/ . -")),
+        gate=gate("<d/d>")),
     DtPattern("month_day_range", _c(
         rf"(?<![\w]){_MONTH}\s+(?P<day>{_DAYNUM}){_SUFFIX}?\s*(?:-|–|—|to|through|until)\s*"
         rf"(?P<day2>{_DAYNUM}){_SUFFIX}?(?![\d:])(?:,?\s+{_YEAR})?"), 0.9, "daterange",
         gate=gate(DIGIT, _MONTH_WORDS)),
     DtPattern("day_month_range", _c(
         rf"(?<![\w])(?P<day>{_DAYNUM}){_SUFFIX}?\s*(?:-|–|—|to|through|until)\s*"
-        rf"(?P<day2>{_DAYNUM}){_SUFFIX}?\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?"), 0.9,
+        rf"(?P<day2>{_DAYNUM}){_SUFFIX}?\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?",
+        first=_DIGIT_FIRST), 0.9,
         "daterange",
         gate=gate(DIGIT, _MONTH_WORDS)),
     DtPattern("month_day", _c(
@@ -167,13 +195,14 @@ PATTERNS: tuple[DtPattern, ...] = (
         gate=gate(_MONTH_WORDS)),
     DtPattern("day_month", _c(
         rf"(?<![\w])(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}?|(?P<dayword>{_ORDWORD}))"
-        rf"\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?"), 0.9, "date",
+        rf"\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?", first=_DAY_FIRST), 0.9, "date",
         gate=gate(_MONTH_WORDS)),
     DtPattern("month_year", _c(rf"(?<![\w]){_MONTH}\s+{_YEAR}"), 0.85, "date",
         gate=gate(DIGIT, _MONTH_WORDS)),
     DtPattern("nth_of_month", _c(
         rf"(?<![\w])(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}|(?P<dayword>{_ORDWORD}))\s+of\s+"
-        r"(?P<rel>(?i:this|next|last|the\s+(?:next|following|coming)|the)\s+month)(?![\w])"),
+        r"(?P<rel>(?i:this|next|last|the\s+(?:next|following|coming)|the)\s+month)(?![\w])",
+        first=_DAY_FIRST),
         0.9, "date",
         gate=gate("month")),
     DtPattern("the_nth", _c(
@@ -211,18 +240,21 @@ PATTERNS: tuple[DtPattern, ...] = (
         gate=gate("morning afternoon evening night noon lunchtime")),
     DtPattern("clock_24h", _c(
         r"(?<![\d:.,$€£])(?P<hour>[01]?\d|2[0-3])(?::|h)" + _MIN + r"(?::[0-5]\d)?(?![\d:])"
-        rf"(?:\s?{_AMPM}|\s?{_OCLOCK})?(?:\s+{_PART})?{_TZ}?"), 0.9, "time",
+        rf"(?:\s?{_AMPM}|\s?{_OCLOCK})?(?:\s+{_PART})?{_TZ}?", first=_DIGIT_FIRST), 0.9, "time",
         gate=gate(DIGIT, ": h")),
     DtPattern("clock_ampm", _c(
-        rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})\s?{_AMPM}(?:\s+{_PART})?{_TZ}?"), 0.9, "time",
+        rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})\s?{_AMPM}(?:\s+{_PART})?{_TZ}?",
+        first=_DIGIT_FIRST), 0.9, "time",
         gate=gate(DIGIT, _AMPM_WORDS)),
     DtPattern("clock_oclock", _c(
-        rf"(?<![\d:.,$€£])(?:(?P<hour>{_HOUR12})|{_HOURWORD}){_OCLOCK}(?:\s+{_PART}|\s?{_AMPM})?"),
+        rf"(?<![\d:.,$€£])(?:(?P<hour>{_HOUR12})|{_HOURWORD}){_OCLOCK}(?:\s+{_PART}|\s?{_AMPM})?",
+        first=_HOUR_FIRST),
         0.85, "time",
         gate=gate("clock oclock")),
     DtPattern("clock_part", _c(
         rf"(?<![\d:.,$€£])(?:(?P<hour>{_HOUR12})|{_HOURWORD}(?:[\s-](?P<minword>(?i:fifteen|"
-        rf"thirty|forty-five|forty\s+five)))?)\s+(?:{_PART}|{_AMPM})"), 0.85, "time",
+        rf"thirty|forty-five|forty\s+five)))?)\s+(?:{_PART}|{_AMPM})",
+        first=_HOUR_FIRST), 0.85, "time",
         gate=gate([DIGIT, *_HOUR_WORDS], _AMPM_WORDS + " morning afternoon evening night tonight")),
     DtPattern("clock_half_quarter", _c(
         r"(?<![\w])(?P<frac>(?i:half|(?:a\s+)?quarter))\s+(?P<dir>(?i:past|after|to|before|till))\s+"
@@ -240,7 +272,8 @@ PATTERNS: tuple[DtPattern, ...] = (
         gate=gate("noon midday midnight")),
     DtPattern("shared_ampm_range", _c(
         rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})(?::(?P<minute>[0-5]\d))?\s*(?:-|–|—|to|until|till)\s*"
-        rf"(?P<hour2>{_HOUR12})(?::(?P<minute2>[0-5]\d))?\s?{_AMPM}"), 0.9, "timerange",
+        rf"(?P<hour2>{_HOUR12})(?::(?P<minute2>[0-5]\d))?\s?{_AMPM}",
+        first=_DIGIT_FIRST), 0.9, "timerange",
         gate=gate(DIGIT, _AMPM_WORDS)),
     DtPattern("duration", _c(
         r"(?<![\w])(?P<prep>(?i:within|for|in|over|after|under|about|around|up\s+to|at\s+least|"
@@ -627,14 +660,15 @@ class RegexDatetimes:
         self.date_order = date_order
         #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`).
         self.prefilter = prefilter
+        self._gates = GateIndex([p.gate for p in self.patterns])
 
     def atoms(self, text: str) -> list[Atom]:
         """Return the non-overlapping atoms of ``text``, longest first on conflicts."""
         atoms: list[Atom] = []
-        present = tokens(text)
-        for pat in self.patterns:
-            if self.prefilter and not pat.gate.admits(present):
-                continue
+        orders = (self._gates.admitted(tokens(text)) if self.prefilter
+                  else range(len(self.patterns)))
+        for order in orders:
+            pat = self.patterns[order]
             # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
             # texts only.
             for m in find_all(pat.pattern, text, timeout=None, name=pat.name):

@@ -537,4 +537,9 @@ USER_PATTERNS: dict[str, IdPattern] = {}
 
 def all_patterns() -> tuple[IdPattern, ...]:
     """Return the shipped patterns followed by the user patterns, in registration order."""
-    return PATTERNS + tuple(USER_PATTERNS.values())
+    return PATTERNS + user_patterns()
+
+
+def user_patterns() -> tuple[IdPattern, ...]:
+    """Return the user patterns, in registration order."""
+    return tuple(USER_PATTERNS.values())

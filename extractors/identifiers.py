@@ -20,8 +20,8 @@ import regex
 
 from extractors import spans
 from extractors.base import Candidate, TurnView, find_all, register
-from extractors.gates import tokens
-from extractors.id_patterns import PATTERNS, TOOLS, IdPattern, all_patterns
+from extractors.gates import GateIndex, tokens
+from extractors.id_patterns import PATTERNS, TOOLS, IdPattern, user_patterns
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -200,20 +200,30 @@ class RegexIdentifiers:
         #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`); off only
         #: to check that the gates never change the output.
         self.prefilter = prefilter
+        self._gates = GateIndex([p.gate for p in self.patterns])
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return identifier candidates of one turn, without overlaps, in text order."""
         text = turn.text
         found: list[_Found] = []
-        patterns = self.patterns + tuple(p for p in all_patterns() if p.user)
         present = tokens(text)
-        for order, pat in enumerate(patterns):
+        shipped = self.patterns
+        orders = (self._gates.admitted(present) if self.prefilter
+                  else range(len(shipped)))
+        for order in orders:
+            # Shipped patterns are linear (tests/test_value_properties.py): guarded on
+            # long texts only.
+            for m in find_all(shipped[order].pattern, text, timeout=None,
+                              name=shipped[order].name, where=f"turn {turn.number}"):
+                item = self._accept(text, m, shipped[order], order)
+                if item is not None:
+                    found.append(item)
+        for order, pat in enumerate(user_patterns(), start=len(shipped)):
             if self.prefilter and not pat.gate.admits(present):
                 continue
-            # Shipped patterns are linear (tests/test_value_properties.py); a user's
-            # pattern is not known to be, so only it runs under the timeout guard.
-            for m in find_all(pat.pattern, text, timeout=TIMEOUT if pat.user else None,
-                              name=pat.name, where=f"turn {turn.number}"):
+            # A user's pattern is not known to be linear: it always runs under the guard.
+            for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name,
+                              where=f"turn {turn.number}"):
                 item = self._accept(text, m, pat, order)
                 if item is not None:
                     found.append(item)
