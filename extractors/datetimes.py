@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import regex
 
 from extractors import spans
-from extractors.base import Candidate, TurnView, find_all, register
+from extractors.base import GUARD_ALWAYS_FROM, Candidate, TurnView, find_all, register
 from extractors.dateresolve import (
     DateParts,
     Segment,
@@ -43,7 +43,17 @@ from extractors.dateresolve import (
     normalize_rel,
     resolve_duration,
 )
-from extractors.gates import ALWAYS, DIGIT, Gate, GateIndex, gate, tokens, words_of
+from extractors.gates import (
+    ALWAYS,
+    DIGIT,
+    Gate,
+    GateIndex,
+    gate,
+    matches_from,
+    start_positions,
+    tokens,
+    words_of,
+)
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -136,6 +146,9 @@ class DtPattern:
     role: str  # date|weekday|relday|iso|daterange|time|timerange|part|duration|reldur
     #: What a turn must hold for the pattern to match at all (:mod:`extractors.gates`).
     gate: Gate = ALWAYS
+    #: The words (and DIGIT: a run of digits) a match can begin with, so that only their
+    #: positions are tried (:func:`extractors.gates.start_positions`); None: scan.
+    starts: frozenset[str] | None = None
 
 
 def _c(body: str, first: str = "") -> regex.Pattern[str]:
@@ -162,6 +175,23 @@ def _initials(*words: str | Iterable[str], digits: bool = False) -> str:
     return ("\\d" if digits else "") + "".join(regex.escape(ch) for ch in sorted(out))
 
 
+def _starts(*words: str | Iterable[str], digits: bool = False) -> frozenset[str]:
+    """Return the start words of a pattern (first letter runs, lower case), plus DIGIT."""
+    out = {DIGIT} if digits else set()
+    for group in words:
+        out |= words_of(*([group] if isinstance(group, str) else group))
+    return frozenset(out)
+
+
+_REL_WORDS = ["next", "this", "last", "coming", "the"]
+_DURATION_PREPS = ("within for in over after under about around up at another the next "
+                   "last past").split()
+_S_DIGIT = _starts(digits=True)
+_S_HOUR = _starts(_HOUR_WORDS, digits=True)
+_S_DAY = _starts("the", ORDINALS, digits=True)
+_S_MONTH = _starts(MONTHS)
+_S_DURATION = _starts(_DURATION_PREPS, _COUNT_WORDS, "a an several".split(), digits=True)
+
 #: Leads where they pay (measured): the patterns that start at a digit or a day.
 _DIGIT_FIRST = _initials(digits=True)
 _HOUR_FIRST = _initials(_HOUR_WORDS, digits=True)
@@ -173,114 +203,138 @@ PATTERNS: tuple[DtPattern, ...] = (
         r"(?<![\w-])(?P<iso>\d{4}-[01]\d-[0-3]\d(?:[T\ ][0-2]\d:[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
         r"(?:Z|[+-][0-2]\d:?[0-5]\d)?)?(?:/(?:\d{4}-[01]\d-[0-3]\dT?)?(?:[0-2]\d:[0-5]\d"
         r"(?::[0-5]\d)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?)?)(?![\w-])"), 0.95, "iso",
-        gate=gate("<d/d>")),
+        gate=gate("<d/d>"),
+        starts=_S_DIGIT),
     DtPattern("numeric_date", _c(
         r"(?<![\w/.-])(?:(?P<y1>(?:19|20)\d{2})/(?P<m1>[01]?\d)/(?P<d1>[0-3]?\d)"
         r"|(?P<a>[0-3]?\d)(?P<sep>[/.-])(?P<b>[0-3]?\d)(?P=sep)(?P<y2>(?:19|20)\d{2}|\d{2}(?![\d])))"
         r"(?![\w/-]|\.\d)"), 0.8, "date",
-        gate=gate("<d/d>")),
+        gate=gate("<d/d>"),
+        starts=_S_DIGIT),
     DtPattern("month_day_range", _c(
         rf"(?<![\w]){_MONTH}\s+(?P<day>{_DAYNUM}){_SUFFIX}?\s*(?:-|–|—|to|through|until)\s*"
         rf"(?P<day2>{_DAYNUM}){_SUFFIX}?(?![\d:])(?:,?\s+{_YEAR})?"), 0.9, "daterange",
-        gate=gate(DIGIT, _MONTH_WORDS)),
+        gate=gate(DIGIT, _MONTH_WORDS),
+        starts=_S_MONTH),
     DtPattern("day_month_range", _c(
         rf"(?<![\w])(?P<day>{_DAYNUM}){_SUFFIX}?\s*(?:-|–|—|to|through|until)\s*"
         rf"(?P<day2>{_DAYNUM}){_SUFFIX}?\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?",
         first=_DIGIT_FIRST), 0.9,
         "daterange",
-        gate=gate(DIGIT, _MONTH_WORDS)),
+        gate=gate(DIGIT, _MONTH_WORDS),
+        starts=_S_DIGIT),
     DtPattern("month_day", _c(
         rf"(?<![\w]){_MONTH}\s+(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}?(?![\d:])(?!\s*(?i:am|pm|a\.m|p\.m|%|percent))"
         rf"|(?P<dayword>{_ORDWORD})(?![\w-]))(?:,?\s+{_YEAR})?"), 0.9, "date",
-        gate=gate(_MONTH_WORDS)),
+        gate=gate(_MONTH_WORDS),
+        starts=_S_MONTH),
     DtPattern("day_month", _c(
         rf"(?<![\w])(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}?|(?P<dayword>{_ORDWORD}))"
         rf"\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?", first=_DAY_FIRST), 0.9, "date",
-        gate=gate(_MONTH_WORDS)),
+        gate=gate(_MONTH_WORDS),
+        starts=_S_DAY),
     DtPattern("month_year", _c(rf"(?<![\w]){_MONTH}\s+{_YEAR}"), 0.85, "date",
-        gate=gate(DIGIT, _MONTH_WORDS)),
+        gate=gate(DIGIT, _MONTH_WORDS),
+        starts=_S_MONTH),
     DtPattern("nth_of_month", _c(
         rf"(?<![\w])(?:the\s+)?(?:(?P<day>{_DAYNUM}){_SUFFIX}|(?P<dayword>{_ORDWORD}))\s+of\s+"
         r"(?P<rel>(?i:this|next|last|the\s+(?:next|following|coming)|the)\s+month)(?![\w])",
         first=_DAY_FIRST),
         0.9, "date",
-        gate=gate("month")),
+        gate=gate("month"),
+        starts=_S_DAY),
     DtPattern("the_nth", _c(
         rf"(?<![\w])(?i:the)\s+(?P<day>{_DAYNUM}){_SUFFIX}(?![\w])"
         r"(?!\s+(?i:floor|place|row|century|grade|time|round|edition|anniversary|birthday|"
         r"person|one|item|option|step|level|street|avenue|st|ave|percentile|attempt))"), 0.8,
         "date",
-        gate=gate(DIGIT, "the")),
+        gate=gate(DIGIT, "the"),
+        starts=_starts("the")),
     DtPattern("prep_the_ordinal", _c(
         rf"(?<=(?i:\b(?:on|by|until|till|before|after|from|for|since)\s))(?i:the)\s+"
         rf"(?P<dayword>{_ORDWORD})(?![\w-])(?!\s+(?i:time|one|option|floor|place|round))"),
         0.7, "date",
-        gate=gate("the", words_of(*ORDINALS))),
+        gate=gate("the", words_of(*ORDINALS)),
+        starts=_starts("the")),
     DtPattern("month_alone", _c(
         r"(?<=(?i:\b(?:in|during|since|until|till|by|of|for|from|through|early|late|mid|"
         r"next|last|this|end\s+of|beginning\s+of)\s))(?!May\b|may\b|march\b)"
         + _MONTH.replace("?P<month>", "?P<month>")
         + r"(?!\s+\d)"), 0.6, "date",
-        gate=gate(_MONTH_WORDS)),
+        gate=gate(_MONTH_WORDS),
+        starts=_S_MONTH),
     DtPattern("weekday", _c(
         r"(?<![\w])(?P<rel>(?i:next|this|last|coming|this\s+coming|the\s+following)\s+)?"
         rf"(?P<weekday>(?i:{_WEEKDAY_FULL})(?!s\b)(?![\w])|(?:{_WEEKDAY_ABBR})\.?(?=,?\s+(?:the\s+)?\d))"
         r"(?P<week>\s+(?i:next|this|the\s+following)\s+week)?"), 0.85, "weekday",
-        gate=gate(words_of(*WEEKDAYS))),
+        gate=gate(words_of(*WEEKDAYS)),
+        starts=_starts(_REL_WORDS, WEEKDAYS)),
     DtPattern("relative_day", _c(
         r"(?<![\w])(?P<relday>(?i:(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+"
         r"yesterday|(?:later|earlier)\s+today|today|tonight|tomorrow|tmrw|yesterday|"
         r"(?:this|next|last|coming|the\s+following|this\s+coming)\s+(?:week(?:end)?|month|year)|"
         r"(?:the|this)\s+weekend|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|next\s+)?"
         r"(?:day|week|month|year)|eod|eow))(?![\w])"), 0.85, "relday",
-        gate=gate("today tonight tomorrow tmrw yesterday week weekend month year day eod eow")),
+        gate=gate("today tonight tomorrow tmrw yesterday week weekend month year day eod eow"),
+        starts=_starts("day the later earlier today tonight tomorrow tmrw yesterday this next "
+                       "last coming end eod eow".split())),
     DtPattern("part_of_day", _c(
         r"(?<![\w])(?P<part>(?i:(?:in\s+the\s+|this\s+)?(?:morning|afternoon|evening)|"
         r"(?:at\s+)?night|noon|lunchtime))(?![\w])"), 0.5, "part",
-        gate=gate("morning afternoon evening night noon lunchtime")),
+        gate=gate("morning afternoon evening night noon lunchtime"),
+        starts=_starts("in this morning afternoon evening at night noon lunchtime".split())),
     DtPattern("clock_24h", _c(
         r"(?<![\d:.,$€£])(?P<hour>[01]?\d|2[0-3])(?::|h)" + _MIN + r"(?::[0-5]\d)?(?![\d:])"
         rf"(?:\s?{_AMPM}|\s?{_OCLOCK})?(?:\s+{_PART})?{_TZ}?", first=_DIGIT_FIRST), 0.9, "time",
-        gate=gate(DIGIT, ": h")),
+        gate=gate(DIGIT, ": h"),
+        starts=_S_DIGIT),
     DtPattern("clock_ampm", _c(
         rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})\s?{_AMPM}(?:\s+{_PART})?{_TZ}?",
         first=_DIGIT_FIRST), 0.9, "time",
-        gate=gate(DIGIT, _AMPM_WORDS)),
+        gate=gate(DIGIT, _AMPM_WORDS),
+        starts=_S_DIGIT),
     DtPattern("clock_oclock", _c(
         rf"(?<![\d:.,$€£])(?:(?P<hour>{_HOUR12})|{_HOURWORD}){_OCLOCK}(?:\s+{_PART}|\s?{_AMPM})?",
         first=_HOUR_FIRST),
         0.85, "time",
-        gate=gate("clock oclock")),
+        gate=gate("clock oclock"),
+        starts=_S_HOUR),
     DtPattern("clock_part", _c(
         rf"(?<![\d:.,$€£])(?:(?P<hour>{_HOUR12})|{_HOURWORD}(?:[\s-](?P<minword>(?i:fifteen|"
         rf"thirty|forty-five|forty\s+five)))?)\s+(?:{_PART}|{_AMPM})",
         first=_HOUR_FIRST), 0.85, "time",
-        gate=gate([DIGIT, *_HOUR_WORDS], _AMPM_WORDS + " morning afternoon evening night tonight")),
+        gate=gate([DIGIT, *_HOUR_WORDS], _AMPM_WORDS + " morning afternoon evening night tonight"),
+        starts=_S_HOUR),
     DtPattern("clock_half_quarter", _c(
         r"(?<![\w])(?P<frac>(?i:half|(?:a\s+)?quarter))\s+(?P<dir>(?i:past|after|to|before|till))\s+"
         rf"(?:(?P<hour>{_HOUR12})(?![\d:])|{_HOURWORD}(?![\w]))(?:\s+{_PART}|\s?{_AMPM}|{_OCLOCK})?"),
         0.85, "time",
-        gate=gate("half quarter")),
+        gate=gate("half quarter"),
+        starts=_starts("half a quarter".split())),
     DtPattern("part_then_clock", _c(
         r"(?<![\w])(?:(?i:this|in\s+the|at|tomorrow|tonight)\s+)?"
         r"(?P<part>(?i:morning|afternoon|evening|night))\s+(?:(?i:at)\s+)?"
         r"(?P<hour>[01]?\d|2[0-3])(?::" + _MIN + rf")?(?:\s?{_AMPM})?(?![\d:]){_NOT_COUNT}"),
         0.8, "time",
-        gate=gate(DIGIT, "morning afternoon evening night")),
+        gate=gate(DIGIT, "morning afternoon evening night"),
+        starts=_starts("this in at tomorrow tonight morning afternoon evening night".split())),
     DtPattern("noon_midnight", _c(
         r"(?<![\w])(?P<noon>(?:12\s+)?(?i:noon|midday|midnight))(?![\w])"), 0.85, "time",
-        gate=gate("noon midday midnight")),
+        gate=gate("noon midday midnight"),
+        starts=_starts("noon midday midnight".split(), digits=True)),
     DtPattern("shared_ampm_range", _c(
         rf"(?<![\d:.,$€£])(?P<hour>{_HOUR12})(?::(?P<minute>[0-5]\d))?\s*(?:-|–|—|to|until|till)\s*"
         rf"(?P<hour2>{_HOUR12})(?::(?P<minute2>[0-5]\d))?\s?{_AMPM}",
         first=_DIGIT_FIRST), 0.9, "timerange",
-        gate=gate(DIGIT, _AMPM_WORDS)),
+        gate=gate(DIGIT, _AMPM_WORDS),
+        starts=_S_DIGIT),
     DtPattern("duration", _c(
         r"(?<![\w])(?P<prep>(?i:within|for|in|over|after|under|about|around|up\s+to|at\s+least|"
         r"at\s+most|another|the\s+next|the\s+last|the\s+past|next|last|past)\s+)?"
         + _COUNT + r"[\s-]+(?P<kindword>(?i:working|business|calendar|full|whole)\s+)?"
         + _DURATION_UNIT + r"(?P<dir>\s+(?i:ago|from\s+now|later|earlier))?"), 0.7, "duration",
-        gate=gate(_UNIT_WORDS)),
+        gate=gate(_UNIT_WORDS),
+        starts=_S_DURATION),
 )
 
 _LIGHT_JOIN = regex.compile(
@@ -669,9 +723,14 @@ class RegexDatetimes:
                   else range(len(self.patterns)))
         for order in orders:
             pat = self.patterns[order]
+            positions = (start_positions(text, pat.starts)
+                         if self.prefilter and pat.starts and len(text) < GUARD_ALWAYS_FROM
+                         else None)
             # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
             # texts only.
-            for m in find_all(pat.pattern, text, timeout=None, name=pat.name):
+            found = (matches_from(pat.pattern, text, positions) if positions is not None
+                     else find_all(pat.pattern, text, timeout=None, name=pat.name))
+            for m in found:
                 atom = Atom(m.start(), m.end(), pat.role, pat.score, pat.name, _info(m, pat.role))
                 if _valid(atom):
                     atoms.append(atom)

@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 #: The token present when a turn holds any decimal digit.
 DIGIT = "<digit>"
@@ -182,3 +183,64 @@ class GateIndex:
             hit = tuple(i for i, need in enumerate(self._needs) if need & mask == need)
             self._admitted[mask] = hit
         return hit
+
+
+# --- start positions: where a word-led pattern may begin ---------------------------------
+
+_LETTERS_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+
+
+@lru_cache(maxsize=8)
+def _lowered(text: str) -> str | None:
+    """The lower-cased text when its offsets are the text's and no character outside
+    ASCII lower-cases or folds onto an ASCII letter; else None."""
+    if text.isascii():
+        return text.lower()
+    lowered = text.lower()
+    if len(lowered) != len(text) or not _FOLD_TO_ASCII_CHARS.isdisjoint(text):
+        return None
+    return lowered
+
+
+@lru_cache(maxsize=8)
+def _digit_run_starts(text: str) -> tuple[int, ...]:
+    return tuple(m.start() for m in _DIGIT_RUN.finditer(text))
+
+
+def start_positions(text: str, words: frozenset[str]) -> list[int] | None:
+    """Return, in order, every position where a match of a pattern that can only begin
+    with one of ``words`` (lower-case ASCII letter runs, matched case-insensitively as a
+    whole run) or, if ``words`` holds :data:`DIGIT`, at the start of a run of digits,
+    may begin. None when the text's offsets cannot be read that way (a character that
+    lower-cases to several, or one that folds onto an ASCII letter): then scan.
+    """
+    lowered = _lowered(text)
+    if lowered is None:
+        return None
+    found: list[int] = list(_digit_run_starts(text)) if DIGIT in words else []
+    for word in words.intersection(tokens(text)):
+        size = len(word)
+        at = lowered.find(word)
+        while at != -1:
+            after = at + size
+            if ((at == 0 or lowered[at - 1] not in _LETTERS_LOWER)
+                    and (after == len(lowered) or lowered[after] not in _LETTERS_LOWER)):
+                found.append(at)
+            at = lowered.find(word, after)
+    found.sort()
+    return found
+
+
+def matches_from(pattern: Any, text: str, positions: list[int]) -> list[Any]:
+    """Return what ``pattern.finditer(text)`` returns, trying only ``positions`` (which
+    must hold every position a match can start at): leftmost, non-overlapping."""
+    out = []
+    end = 0
+    for at in positions:
+        if at < end:
+            continue
+        m = pattern.match(text, at)
+        if m is not None:
+            out.append(m)
+            end = max(m.end(), at + 1)
+    return out

@@ -16,7 +16,16 @@ from extractors.amounts import RegexAmounts
 from extractors.base import TurnView
 from extractors.datetimes import PATTERNS as DATETIME_PATTERNS
 from extractors.datetimes import RegexDatetimes
-from extractors.gates import _FOLD_TO_ASCII, DIGIT, GateIndex, gate, tokens, words_of
+from extractors.gates import (
+    _FOLD_TO_ASCII,
+    DIGIT,
+    GateIndex,
+    gate,
+    matches_from,
+    start_positions,
+    tokens,
+    words_of,
+)
 from extractors.id_patterns import PATTERNS as ID_PATTERNS
 from extractors.identifiers import RegexIdentifiers
 from scratchpad.messages import read_corpus
@@ -260,3 +269,49 @@ def test_gate_index_agrees_with_each_gate(clauses, found) -> None:
     assert index.admitted(present) == tuple(
         i for i, g in enumerate(gates) if g.admits(present))
     assert index.admitted(present) == index.admitted(present)  # cached answer
+
+
+# --- start positions (extractors.gates.start_positions) ---------------------------------
+
+STARTED = [p for p in DATETIME_PATTERNS if p.starts]
+
+
+def _same_matches_from_starts(pat, text: str) -> None:
+    positions = start_positions(text, pat.starts)
+    if positions is None:
+        return
+    assert [m.span() for m in matches_from(pat.pattern, text, positions)] == [
+        m.span() for m in pat.pattern.finditer(text)], (pat.name, text)
+
+
+@pytest.mark.parametrize(("text", "words", "expected"), [
+    ("The 3rd, then 45 and x7", frozenset({"the", DIGIT}), [0, 4, 14, 22]),
+    ("bathe in the sea", frozenset({"the"}), [9]),
+    ("Thursday thu", frozenset({"thu"}), [9]),
+    ("ſeven days", frozenset({"seven"}), None),
+    ("İn the morning", frozenset({"in"}), None),
+    ("café at noon", frozenset({"at", "noon"}), [5, 8]),
+])
+def test_start_positions(text: str, words: frozenset[str], expected) -> None:
+    assert start_positions(text, words) == expected
+
+
+def test_every_datetime_pattern_names_its_starts() -> None:
+    assert len(STARTED) == len(DATETIME_PATTERNS)
+
+
+@pytest.mark.slow
+def test_starts_change_no_match_on_the_corpora() -> None:
+    texts = _corpus_texts()
+    for pat in STARTED:
+        for text in texts:
+            _same_matches_from_starts(pat, text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pat", STARTED, ids=lambda p: p.name)
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_starts_change_no_match_on_generated_text(pat, data) -> None:
+    text = data.draw(_matching_text(pat.pattern) | st.text(max_size=80) | TEXTS)
+    _same_matches_from_starts(pat, text)
