@@ -55,6 +55,9 @@ class TurnView(BaseModel):
     #: The date relative expressions ("tomorrow", "next Thursday") resolve against: the
     #: caller's reference date, else the turn's own timestamp, else None (unresolved).
     reference: datetime | None = None
+    #: How this conversation writes all-numeric dates whose day and month could swap
+    #: ("03/12/2026"): "dmy" or "mdy"; None leaves them unresolved.
+    date_order: Literal["dmy", "mdy"] | None = None
 
 
 class Candidate(BaseModel):

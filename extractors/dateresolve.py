@@ -33,14 +33,21 @@ Rules (the reference is a calendar date; its time of day is never used):
 from __future__ import annotations
 
 import calendar
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
 #: ISO 8601 duration designators per unit (minutes and months share ``M``).
 UNIT_CODES: dict[str, tuple[str, str]] = {
     "second": ("PT", "S"), "minute": ("PT", "M"), "hour": ("PT", "H"), "day": ("P", "D"),
     "night": ("P", "D"), "week": ("P", "W"), "month": ("P", "M"), "year": ("P", "Y"),
+}
+#: Units written as a multiple of another: (unit, factor). Milliseconds become decimal
+#: seconds (ISO 8601 has no smaller unit): "500ms" is PT0.5S.
+UNIT_MULTIPLES: dict[str, tuple[str, Decimal]] = {
+    "millisecond": ("second", Decimal("0.001")), "fortnight": ("week", Decimal(2)),
 }
 ORDERS = frozenset({"dmy", "mdy"})
 
@@ -136,8 +143,11 @@ def _iso_week(d: date) -> str:
 def _relday(ref: date, phrase: str) -> str | None:
     p = phrase.removeprefix("the ")
     offsets = {"today": 0, "later today": 0, "earlier today": 0, "tonight": 0, "eod": 0,
-               "end of day": 0, "end of the day": 0, "tomorrow": 1, "tmrw": 1,
-               "yesterday": -1, "day after tomorrow": 2, "day before yesterday": -2}
+               "end of day": 0, "end of the day": 0, "this morning": 0, "this afternoon": 0,
+               "this evening": 0, "tomorrow": 1, "tmrw": 1, "yesterday": -1,
+               "last night": -1, "day after tomorrow": 2, "day before yesterday": -2}
+    if p in ("next day", "following day"):
+        return None  # the day after some other day, not after the reference
     if p in offsets:
         return (ref + timedelta(days=offsets[p])).isoformat()
     words = p.split()
@@ -268,6 +278,9 @@ def resolve_duration(count: int | str | None, unit: str | None, ref: date | None
     ``{"duration": "P5D", "business_days": True}``; "within" adds the last day,
     ``"until"``, when there is a reference.
     """
+    if isinstance(count, str) and _DECIMAL.fullmatch(count) and unit and not direction:
+        code = duration_code(Decimal(count), unit)  # "2.31s", "1.5 hours": as written
+        return {"iso": code} if code else None
     if not isinstance(count, int) or not isinstance(unit, str):
         return None
     working = working and unit == "day"
@@ -286,12 +299,25 @@ def resolve_duration(count: int | str | None, unit: str | None, ref: date | None
     return value
 
 
-def duration_code(count: int, unit: str) -> str | None:
+_DECIMAL = re.compile(r"\d{1,9}\.\d{1,6}")
+
+
+def duration_code(count: int | Decimal, unit: str) -> str | None:
     """Return the ISO 8601 duration of ``count`` ``unit``s (``P3D``, ``PT2H``), or None."""
+    amount = Decimal(count)
+    if unit in UNIT_MULTIPLES:
+        unit, factor = UNIT_MULTIPLES[unit]
+        amount *= factor
     if unit not in UNIT_CODES:
         return None
     prefix, code = UNIT_CODES[unit]
-    return f"{prefix}{count}{code}"
+    return f"{prefix}{_plain(amount)}{code}"
+
+
+def _plain(amount: Decimal) -> str:
+    """``Decimal`` as plain digits without trailing zeros: 0.500 -> "0.5", 14 -> "14"."""
+    text = f"{amount:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def shift_date(ref: date, count: int, unit: str, working: bool = False) -> date | None:
@@ -302,6 +328,8 @@ def shift_date(ref: date, count: int, unit: str, working: bool = False) -> date 
         return ref + timedelta(days=count)
     if unit == "week":
         return ref + timedelta(weeks=count)
+    if unit == "fortnight":
+        return ref + timedelta(weeks=2 * count)
     if unit == "month":
         return _add_months(ref, count)
     if unit == "year":

@@ -122,8 +122,9 @@ _TZ = (r"(?:\s?(?P<tz>UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|EST|EDT|CST|CDT|MST|
 _OCLOCK = r"(?:\s?o\s?['’\"]?\s?clock(?![A-Za-z]))"
 _NOT_COUNT = (r"(?!\s*(?:%|percent|people|persons|guests|tickets|seats|rooms|nights|days|"
               r"hours|minutes|of|dollars|bucks|degrees|stars|adults|kids|children)\b)")
-_DURATION_UNIT = (r"(?P<unit>(?i:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|"
-                  r"months?|years?))(?![\w])")
+#: Nights are left out: "3 nights" counts stays (a hotel's unit), it is not a duration.
+_DURATION_UNIT = (r"(?P<unit>(?i:milliseconds?|msecs?|seconds?|secs?|minutes?|mins?|hours?|hrs?|"
+                  r"days?|weeks?|fortnights?|months?|years?)|ms)(?![\w])")
 _COUNT_WORDS = [w for w in NUMBERS if w not in ("a", "an")]
 _COUNT = (r"(?P<count>\d{1,4}(?:\.\d)?(?:\s?(?:-|–|to)\s?\d{1,4})?"
           rf"|(?i:{_alt(_COUNT_WORDS)})|(?i:a\s+few|several|a|an)(?=\s))")
@@ -132,8 +133,15 @@ _COUNT = (r"(?P<count>\d{1,4}(?:\.\d)?(?:\s?(?:-|–|to)\s?\d{1,4})?"
 #: Gate tokens: a month name, the am/pm markers, a duration unit.
 _MONTH_WORDS = words_of(*MONTHS)
 _AMPM_WORDS = "am pm <a.m>"
-_UNIT_WORDS = ("second seconds minute minutes min mins hour hours hr hrs day days night "
-               "nights week weeks month months year years")
+_UNIT_WORDS = ("millisecond milliseconds msec msecs ms second seconds sec secs minute minutes "
+               "min mins hour hours hr hrs day days week weeks fortnight fortnights month "
+               "months year years")
+#: Clipped units that, after a spelled count and no preposition, mean "wait a moment".
+_CHAT_UNITS = frozenset({"sec", "secs", "min", "mins"})
+#: Unit words that are not their unit's name plus "s".
+_UNIT_NAMES = {"s": "second", "ms": "millisecond", "msec": "millisecond", "msecs": "millisecond",
+               "sec": "second", "secs": "second", "min": "minute", "mins": "minute",
+               "hr": "hour", "hrs": "hour"}
 
 
 @dataclass(frozen=True)
@@ -270,12 +278,14 @@ PATTERNS: tuple[DtPattern, ...] = (
         gate=gate(words_of(*WEEKDAYS)),
         starts=_starts(_REL_WORDS, WEEKDAYS)),
     DtPattern("relative_day", _c(
-        r"(?<![\w])(?P<relday>(?i:(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+"
-        r"yesterday|(?:later|earlier)\s+today|today|tonight|tomorrow|tmrw|yesterday|"
+        r"(?<![\w.])(?P<relday>(?i:(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+"
+        r"yesterday|(?:later|earlier)\s+today|today|tonight|tomorrow|tmrw|yesterday|last\s+night|"
+        r"this\s+(?:morning|afternoon|evening)|the\s+(?:next|following|same)\s+day|"
         r"(?:this|next|last|coming|the\s+following|this\s+coming)\s+(?:week(?:end)?|month|year)|"
         r"(?:the|this)\s+weekend|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|next\s+)?"
-        r"(?:day|week|month|year)|eod|eow))(?![\w])"), 0.85, "relday",
-        gate=gate("today tonight tomorrow tmrw yesterday week weekend month year day eod eow"),
+        r"(?:day|week|month|year)|eod|eow))(?![\w])(?!\()"), 0.85, "relday",
+        gate=gate("today tonight tomorrow tmrw yesterday week weekend month year day eod eow "
+                  "night morning afternoon evening"),
         starts=_starts("day the later earlier today tonight tomorrow tmrw yesterday this next "
                        "last coming end eod eow".split())),
     DtPattern("part_of_day", _c(
@@ -328,10 +338,20 @@ PATTERNS: tuple[DtPattern, ...] = (
         first=_DIGIT_FIRST), 0.9, "timerange",
         gate=gate(DIGIT, _AMPM_WORDS),
         starts=_S_DIGIT),
+    DtPattern("between_ampm_range", _c(
+        rf"(?<![\w])(?i:between)\s+(?P<hour>{_HOUR12})(?::(?P<minute>[0-5]\d))?\s+(?i:and)\s+"
+        rf"(?P<hour2>{_HOUR12})(?::(?P<minute2>[0-5]\d))?\s?{_AMPM}"), 0.9, "timerange",
+        gate=gate(DIGIT, _AMPM_WORDS, "between"),
+        starts=_starts("between")),
+    DtPattern("decimal_seconds", _c(
+        r"(?<![\w.])(?P<count>\d{1,5}\.\d{1,3})\s?(?P<unit>s)(?![\w])"), 0.7, "duration",
+        gate=gate("<w.w>"),
+        starts=_S_DIGIT),
     DtPattern("duration", _c(
         r"(?<![\w])(?P<prep>(?i:within|for|in|over|after|under|about|around|up\s+to|at\s+least|"
         r"at\s+most|another|the\s+next|the\s+last|the\s+past|next|last|past)\s+)?"
-        + _COUNT + r"[\s-]+(?P<kindword>(?i:working|business|calendar|full|whole)\s+)?"
+        + _COUNT + r"(?:(?<=\d)[\s-]*|[\s-]+)"  # "500ms" glued, after digits only
+        r"(?P<kindword>(?i:working|business|calendar|full|whole)\s+)?"
         + _DURATION_UNIT + r"(?P<dir>\s+(?i:ago|from\s+now|later|earlier))?"), 0.7, "duration",
         gate=gate(_UNIT_WORDS),
         starts=_S_DURATION),
@@ -490,8 +510,7 @@ def _info(m: regex.Match[str], role: str) -> dict[str, Any]:
             info["count"] = regex.sub(r"\s*(?:to|–)\s*", "-", count)  # "1.5", "3-5": as written
         else:
             info["count"] = NUMBERS.get(regex.sub(r"\s+", " ", count))  # None: "a few"
-        unit = g["unit"].lower().rstrip("s")
-        info["unit"] = {"min": "minute", "hr": "hour"}.get(unit, unit)
+        info["unit"] = _UNIT_NAMES.get(g["unit"].lower(), g["unit"].lower().rstrip("s"))
         info["working"] = bool(g.get("kindword") and
                                g["kindword"].lower().strip() in ("working", "business"))
         prep = " ".join((g.get("prep") or "").lower().split())
@@ -505,6 +524,8 @@ def _info(m: regex.Match[str], role: str) -> dict[str, Any]:
                 info["elsewhere"] = True
         if count in ("a", "an") and not prep:
             info["weak"] = True
+        if g["unit"].lower() in _CHAT_UNITS and not count[0].isdigit() and not prep:
+            info["weak"] = True  # "one sec", "two mins": a pause in chat, not a duration
     return info
 
 
@@ -755,7 +776,8 @@ class RegexDatetimes:
                 continue
             start, end = chain[0].start, chain[-1].end
             subtype = _subtype(chain, joins)
-            value, attrs = _value(chain, joins, subtype, reference_date(turn), self.date_order)
+            value, attrs = _value(chain, joins, subtype, reference_date(turn),
+                                  self.date_order or turn.date_order)
             lead = _DEADLINE.search(text, max(0, start - 32), start)
             if lead and chain[0].role != "duration" and subtype != "range":
                 start, subtype = lead.start(), "deadline"

@@ -101,6 +101,21 @@ def valid_luhn(value: str) -> bool:
     return total % 10 == 0
 
 
+def valid_container(value: str) -> bool:
+    """Return True if ``value`` is an ISO 6346 freight container number with a valid
+    check digit ("CSQU 305438-3")."""
+    code = regex.sub(r"[\s-]", "", value)
+    if not regex.fullmatch(r"[A-Z]{3}[UJZ]\d{7}", code):
+        return False
+    values, n = {}, 10
+    for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        n += n % 11 == 0  # the values skip multiples of 11
+        values[letter] = n
+        n += 1
+    total = sum((values[ch] if ch.isalpha() else int(ch)) << i for i, ch in enumerate(code[:10]))
+    return total % 11 % 10 == int(code[10])
+
+
 def valid_ipv4(value: str) -> bool:
     """Return True if ``value`` is a dotted quad with octets <= 255 (no leading zeros)."""
     parts = value.split(".")
@@ -127,6 +142,7 @@ def normal_ipv6(value: str) -> str:
 #: Validators a pattern file may name (``validator = "iban"``).
 VALIDATORS: dict[str, Validator] = {
     "iban": valid_iban, "luhn": valid_luhn, "ipv4": valid_ipv4, "ipv6": valid_ipv6,
+    "container": valid_container,
 }
 
 # --- shipped data -------------------------------------------------------------------------
@@ -230,7 +246,7 @@ _CONTEXT_NUMBER_WORDS = (
     "order booking reservation confirmation invoice ticket case account tracking claim hold "
     "policy membership member customer transaction issue pr pull reference ref receipt "
     "shipment parcel return rma job request incident loan contract subscription application "
-    "voucher quote")
+    "voucher quote id student patient employee staff meter serial passport badge container")
 #: ... and each glued to the number word the pattern allows after it ("ordernumber").
 _CONTEXT_NUMBER_TOKENS = frozenset(
     word + glued for word in _CONTEXT_NUMBER_WORDS.split()
@@ -330,10 +346,31 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"(?<![A-Za-z])(?P<ctx>(?i:order|booking|reservation|confirmation|invoice|ticket|case|account|"
         r"tracking|claim|hold|policy|membership|member|customer|transaction|issue|PR|"
         r"pull\ request|reference|ref|receipt|shipment|parcel|return|RMA|job|request|"
-        r"incident|loan|contract|subscription|application|voucher|quote))"
-        r"\ ?(?:(?i:number|no\.?|num|id|code)\ ?)?[:#]?\ ?"
+        r"incident|loan|contract|subscription|application|voucher|quote|id|student|patient|"
+        r"employee|staff|meter|serial|passport|badge|container))"
+        r"\ ?(?:(?i:number|no\.?|num|id|code)\ ?)?(?:(?<=\ )(?i:is|was)\ (?=\d{5}|(?!19|20)\d{4}))?"
+        r"[:#]?\ ?"
         r"(?P<id>\d{3,16}(?:[-/]\d{1,10}){0,3})(?![\w]|[.,:-]\d)"), 0.8, "code",
         gate=gate("<ddd>", _CONTEXT_NUMBER_TOKENS)),
+    IdPattern("context_spaced_code", _c(
+        r"(?<![A-Za-z])(?i:container|b/l|bill\ of\ lading|awb|air\ waybill|waybill|consignment|"
+        r"booking|tracking|shipment|order|reference|ref)"
+        r"(?:\ (?i:number|no\.?|id|ref))?(?:\ (?i:is|was))?[\ :#]{1,3}"
+        r"(?P<id>[A-Z]{2,4}\ \d{5,12}(?:[-\ ]\d)?)(?![\w-])"), 0.8, "generic", "reference",
+        group="id",
+        gate=gate(DIGIT, [" "], "container b bill awb air waybill consignment booking tracking "
+                                "shipment order reference ref")),
+    IdPattern("container", _c(
+        r"(?<![\w-])[A-Z]{3}[UJZ]\ ?\d{6}[-\ ]?\d(?![\w-])"), 0.9, "generic", "container",
+        validator=valid_container, gate=gate("<ddd>")),
+    IdPattern("tariff_code", _c(
+        r"(?<![A-Za-z])(?i:HS|tariff|commodity|customs)\ (?i:code)(?:\ (?i:is|was))?[\ :#]{1,3}"
+        r"(?P<id>\d{4}(?:[.\ ]?\d{2}){1,4})(?![\w]|[.,]\d)"), 0.85, "generic", "tariff_code",
+        group="id", gate=gate(DIGIT, "hs tariff commodity customs", "code")),
+    IdPattern("card_short", _c(
+        r"(?<![A-Za-z])(?i:card)\ (?P<id>\d{4})(?![\w]|[.,/:-]\d|\ \d)"
+        r"|(?<![A-Za-z])(?i:the)\ (?P<id>\d{4})\ (?i:card)(?![A-Za-z])"), 0.8, "generic", "card",
+        group="id", normalize=lambda v: "****" + v, gate=gate(DIGIT, "card")),
     IdPattern("git_sha", _c(
         r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w-])"), 0.6, "hash",
         "commit",
@@ -490,7 +527,7 @@ PATTERNS: tuple[IdPattern, ...] = (
     IdPattern("http_status", _c(
         r"(?i:\bhttps?|\bstatus(?:\ code)?|\breturn(?:s|ed|ing)?|\bgot|\bgetting|\bgives|"
         r"\bgiving|\bthrows?|\berror|\bresponds?\ with|\bresponse|\bserv(?:es|ing))"
-        r"(?:\ (?:an?|with|the))?\W{1,3}(?P<id>[1-5]\d\d)(?![\w]|[.,:]\d)"), 0.8, "generic",
+        r"(?:\ (?:an?|with|the))?\W{1,3}(?P<id>[1-5]\d\d)s?(?![\w]|[.,:]\d)"), 0.8, "generic",
         "http_status", group="id", needs=_HTTP_TURN, validator=lambda v: v in HTTP_STATUSES,
         gate=gate("<ddd>", _HTTP_WORDS)),
     IdPattern("json_id_number", _c(

@@ -79,7 +79,8 @@ _KEY_SUFFIX = regex.compile(r"(?i)[_-]?(?:id|ids|ref|reference|number|no|code|nu
 _HEX_COLOR = regex.compile(r"^#[0-9A-F]{6}$|^#[0-9A-F]{3}$")
 _HASH_CONTEXT = regex.compile(
     r"(?i)\b(?:commit|sha|hash|revision|rev|checksum|cherry-pick|revert|checkout|reset|"
-    r"bisect|show|blame|diff)\b\W{0,3}(?:\w+\W{1,3}){0,2}$")
+    r"bisect|show|blame|diff|deploy|deployed|deploying|rollback|build|release)\b\W{0,3}"
+    r"(?:\w+\W{1,3}){0,2}$")
 _GIT_CONTEXT = regex.compile(
     r"(?i)\b(?:git|merge[ds]?|merging|commit(?:s|ted)?|checkout|rebase|push(?:ed)?|pull|"
     r"PR|repo|upstream|origin)\b")

@@ -7,13 +7,16 @@ A tool result such as ``{"price_eur": 1240.0, "booking_ref": "COL-66104", "durat
 object or list, and pins the value verbatim (the digits, or the text inside the quotes)
 when the key says what it is:
 
-* amount: a money word in the key (``price``, ``total``, ``fee``, ``balance``, ...) or a
-  currency code as its last part (``goodwill_limit_eur``); ``pct``/``percent`` keys give
+* amount: a currency code in the key (``goodwill_limit_eur``, ``demurrage_gbp_per_day``)
+  or a money word (``price``, ``total``, ``fee``, ``pay``, ...) without a word of another
+  measure (``mileage_limit`` is a distance); ``pct``/``percent`` keys give
   percentages. The currency comes from the key's code, else from a ``"currency"`` field
   of the same text, else stays unknown.
 * identifier: an id word in the key (``order_id``, ``booking_ref``, ``card_last4``, ...).
-* datetime: a date/time word (``delivered_on``, ``expires_at``, ``due_date``) or a
-  duration with its unit (``duration_s``, ``lockout_duration_min``).
+* datetime: a date/time word (``delivered_on``, ``expires_at``, ``due_date``,
+  ``billing_period``; an ISO string is also the value, ``{"iso": "2026-03"}``) or a duration
+  with its unit (``duration_s``, ``lockout_duration_min``, ``refund_eta_days``; value
+  ``{"iso": "PT312S"}``, as the prose durations).
 
 Booleans, nulls and keys that say nothing (``status``, ``count``, ``qty``) are skipped.
 In the carried-forward block, amounts and dates from tool turns stay out (they would
@@ -46,6 +49,11 @@ CURRENCY_FIELD = regex.compile(r'"currency(?:_code)?"\s*:\s*"(?P<code>[A-Za-z]{3
 _CODE = regex.compile(r"\d|^[A-Z][A-Z0-9_-]{3,}$")
 _DIGIT = regex.compile(r"\d")
 _DECIMAL_STRING = regex.compile(r"-?\d{1,18}(?:\.\d{1,12})?")
+_CENTS = regex.compile(r"-?\d{1,15}\.\d{2}")
+#: An ISO 8601 month, date or date-time, kept as the value of a date field as written.
+_ISO_DATE = regex.compile(
+    r"(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?:-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d"
+    r"(?:\.\d{1,6})?)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?)?")
 _SPLIT = regex.compile(r"[_ .\-]+|(?<=[a-z])(?=[A-Z])")
 
 CURRENCY_CODES = frozenset(
@@ -54,22 +62,39 @@ CURRENCY_CODES = frozenset(
 MONEY_WORDS = frozenset("""
 price prices amount total subtotal fee fees charge charges cost costs balance deposit refund
 fare rent excess deductible payment paid premium tax vat discount credit debit sum salary
-budget limit owed due insured tip surcharge penalty fine
+budget limit owed due insured tip surcharge penalty fine pay wage wages bonus overage loan
+contribution insurance deduction deductions allowance commission compensation reimbursement
+interest principal instalment installment bond duty levy rebate payout spend revenue income
+""".split())
+#: Words of a quantity that is not money: "mileage_limit" is a distance, "seats_total" a count.
+MEASURE_WORDS = frozenset("""
+mileage miles mi km kg lb lbs weight distance size bytes kb mb gb tb kwh units seats users
+pages cartons pieces version ratio score rating lat lng lon latitude longitude temp
+temperature
 """.split())
 PERCENT_WORDS = frozenset("pct percent percentage rate_pct".split())
 ID_WORDS = frozenset("""
 id ids ref reference number no code last4 sku pnr iban uuid sha hash locator ticket invoice
-order booking confirmation account tracking
+order booking confirmation account tracking registration plate vin serial imei container
+awb waybill
 """.split())
 DATE_WORDS = frozenset("""
-date time until expires expiry expiration deadline due when timestamp start end slot
+date time until expires expiry expiration deadline due when timestamp start end slot period
+month
 """.split())
 #: Words that make a date key only as its last part: ``delivered_on``, ``created_at``.
 DATE_SUFFIXES = frozenset("on at".split())
-DURATION_WORDS = frozenset("duration timeout lockout elapsed latency wait ttl".split())
+DURATION_WORDS = frozenset(
+    "duration timeout lockout elapsed latency wait ttl delay eta notice interval uptime "
+    "downtime".split())
 DURATION_UNITS = {"ms": "PT{}S", "s": "PT{}S", "sec": "PT{}S", "secs": "PT{}S",
                   "seconds": "PT{}S", "min": "PT{}M", "mins": "PT{}M", "minutes": "PT{}M",
-                  "h": "PT{}H", "hours": "PT{}H", "days": "P{}D", "d": "P{}D"}
+                  "h": "PT{}H", "hrs": "PT{}H", "hours": "PT{}H", "days": "P{}D", "d": "P{}D",
+                  "weeks": "P{}W", "months": "P{}M", "years": "P{}Y"}
+#: Plural units that make a key a duration on their own as its last part
+#: (``refund_eta_days``, ``cancel_notice_hours``); "day" alone is often a day of month.
+UNIT_SUFFIXES = frozenset(
+    "ms secs seconds mins minutes hrs hours days weeks months years".split())
 #: Keys that look like one of the above but hold counts, flags or names.
 NOT_VALUES = frozenset("""
 count qty quantity nights guests items status ok success type name kind method note
@@ -90,7 +115,15 @@ def classify(key: str) -> tuple[Kind, str] | None:
     last = words[-1]
     if set(words) & PERCENT_WORDS:
         return Kind.AMOUNT, "percent"
-    if last in CURRENCY_CODES or set(words) & MONEY_WORDS and not set(words) & {"id", "ref"}:
+    if set(words) & CURRENCY_CODES:
+        return Kind.AMOUNT, "money"
+    if len(words) > 1 and last in UNIT_SUFFIXES:
+        return Kind.DATETIME, "duration"  # "refund_eta_days": the refund is not the value
+    if set(words) & MEASURE_WORDS:
+        return None
+    if len(words) > 1 and (last in DATE_WORDS or last in DATE_SUFFIXES or last == "day"):
+        return Kind.DATETIME, "date"  # "due_date", "paid_on": the last word says what
+    if set(words) & MONEY_WORDS and not set(words) & {"id", "ref"}:
         return Kind.AMOUNT, "money"
     if set(words) & DURATION_WORDS:
         return Kind.DATETIME, "duration"
@@ -99,6 +132,12 @@ def classify(key: str) -> tuple[Kind, str] | None:
     if set(words) & DATE_WORDS or (len(words) > 1 and last in DATE_SUFFIXES):
         return Kind.DATETIME, "date"
     return None
+
+
+def _plain_key(m: regex.Match[str]) -> bool:
+    """True unless the key names a count, a flag or another measure (``weight_kg``)."""
+    words = set(key_words(m.group("key")))
+    return not words & NOT_VALUES and not words & MEASURE_WORDS and not words & PERCENT_WORDS
 
 
 def _label(key: str) -> str | None:
@@ -129,6 +168,11 @@ class ToolFields:
         out: list[Candidate] = []
         for m in find_all(PAIR, text, timeout=TIMEOUT, name=NAME, where=f"turn {turn.number}"):
             typed = classify(m.group("key"))
+            if typed is None and currency and _CENTS.fullmatch(m.group("num") or m.group("str")
+                                                               or "") and _plain_key(m):
+                # Beside a "currency" field, a number with two decimals is money whatever
+                # its key ("gross", "pension", "value" under "amount").
+                typed = Kind.AMOUNT, "money"
             if typed is None:
                 continue
             kind, subtype = typed
@@ -148,9 +192,10 @@ class ToolFields:
                     attrs["sign"] = "negative"
                     number = -number
                 words = key_words(m.group("key"))
-                code = words[-1].upper() if words[-1] in CURRENCY_CODES else currency
-                value = Money(amount=number, currency=code if subtype == "money" else None
-                              ).as_value()
+                codes = [w for w in words if w in CURRENCY_CODES]
+                code = codes[-1].upper() if codes else currency
+                value = (Money(amount=number, currency=code).as_value() if subtype == "money"
+                         else {"percent": str(number)})  # as the amount patterns write it
             elif kind == Kind.IDENTIFIER:
                 if not _CODE.search(raw):
                     continue  # "pending", "yes": words, not identifiers
@@ -161,11 +206,13 @@ class ToolFields:
                     continue
                 if unit == "ms":
                     raw_seconds = format(Decimal(raw) / 1000, "f")
-                    value = {"duration": DURATION_UNITS[unit].format(raw_seconds)}
+                    value = {"iso": DURATION_UNITS[unit].format(raw_seconds)}
                 else:
-                    value = {"duration": DURATION_UNITS[unit].format(raw)}
+                    value = {"iso": DURATION_UNITS[unit].format(raw)}
             elif group == "num" or not _DIGIT.search(raw):
                 continue  # an epoch, a day count or a word under a date key says too little
+            elif _ISO_DATE.fullmatch(raw):
+                value = {"iso": raw}
             out.append(Candidate.of(text, start, end, kind=kind, subtype=subtype, score=SCORE,
                                     extractor=NAME, why=f"JSON key {m.group('key')!r}",
                                     label=_label(m.group("key")), value=value, attrs=attrs))

@@ -83,14 +83,23 @@ def reference_option(fn: F) -> F:
     )(fn)
 
 
+def date_order_option(fn: F) -> F:
+    return click.option(
+        "--date-order", "date_order", type=click.Choice(["dmy", "mdy"]), default=None,
+        help="How the conversation writes numeric dates whose day and month could swap "
+             "(03/12/2026): dmy or mdy. Without it they stay unresolved (verbatim only).",
+    )(fn)
+
+
 def _names(value: str | None) -> list[str] | None:
     return [n.strip() for n in value.split(",") if n.strip()] if value else None
 
 
 def _open_pad(db_path: str, extractors: str | None = None, model: str | None = None,
-              reference_date: datetime | None = None) -> Scratchpad:
+              reference_date: datetime | None = None,
+              date_order: str | None = None) -> Scratchpad:
     return Scratchpad(db_path, extractors=_names(extractors), model=model,
-                      reference_date=reference_date)
+                      reference_date=reference_date, date_order=date_order)  # type: ignore[arg-type]
 
 
 def _read_pad(db_path: str) -> Scratchpad:
@@ -129,10 +138,11 @@ def cli() -> None:
 @extractors_option
 @model_option
 @reference_option
+@date_order_option
 @patterns_option
 @_handle_errors
 def ingest(file: str, thread: str, rebuild: bool, db_path: str, extractors: str | None,
-           model: str | None, reference_date: datetime | None) -> None:
+           model: str | None, reference_date: datetime | None, date_order: str | None) -> None:
     """Store and extract the new turns of a conversation (JSONL or a JSON list).
 
     Re-running with the same (or a longer) conversation adds only the new turns.
@@ -142,7 +152,7 @@ def ingest(file: str, thread: str, rebuild: bool, db_path: str, extractors: str 
         scratchpad ingest examples/espresso.jsonl --thread espresso
     """
     messages = read_messages(file)
-    with _open_pad(db_path, extractors, model, reference_date) as pad:
+    with _open_pad(db_path, extractors, model, reference_date, date_order) as pad:
         result = pad.ingest(thread, messages, rebuild=rebuild)
     if result.skipped:
         click.echo(f"thread {thread}: nothing new ({len(messages)} messages already stored)")
@@ -246,10 +256,10 @@ def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
     return rows[:limit] if limit else rows
 
 
-def _run_corpus(corpus: str, extractors: str | None, model: str | None,
-                limit: int | None) -> Any:
+def _run_corpus(corpus: str, extractors: str | None, model: str | None, limit: int | None,
+                reference_date: datetime | None, date_order: str | None) -> Any:
     yield from run_corpus(_rows(corpus, limit), extractors=_names(extractors), model=model,
-                          source=corpus)
+                          reference_date=reference_date, date_order=date_order, source=corpus)
 
 
 def _read_predictions(path: str) -> dict[str, list[dict[str, Any]]]:
@@ -277,10 +287,12 @@ def _read_predictions(path: str) -> dict[str, list[dict[str, Any]]]:
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="First N conversations.")
 @extractors_option
 @model_option
+@reference_option
+@date_order_option
 @patterns_option
 @_handle_errors
 def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | None,
-            model: str | None) -> None:
+            model: str | None, reference_date: datetime | None, date_order: str | None) -> None:
     """Extract records from every conversation of a corpus (in memory, nothing stored).
 
     Each line of CORPUS is {"id": ..., "messages": [...]}.
@@ -289,7 +301,7 @@ def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | Non
 
         scratchpad extract eval/dev.jsonl --json > records.jsonl
     """
-    for row, recs in _run_corpus(corpus, extractors, model, limit):
+    for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date, date_order):
         if as_json:
             _print_json({"id": row["id"], "records": recs})
         else:
@@ -304,10 +316,13 @@ def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | Non
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="First N conversations.")
 @extractors_option
 @model_option
+@reference_option
+@date_order_option
 @patterns_option
 @_handle_errors
 def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | None,
-          extractors: str | None, model: str | None) -> None:
+          extractors: str | None, model: str | None, reference_date: datetime | None,
+          date_order: str | None) -> None:
     """Score extraction against the gold of a labelled corpus: value recall per kind,
     noise per turn, question status accuracy and open-question F1.
 
@@ -321,7 +336,8 @@ def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | Non
         for row in _rows(corpus, limit):
             score_conversation(scores, row, predicted.get(str(row["id"]), []))
     else:
-        for row, recs in _run_corpus(corpus, extractors, model, limit):
+        for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date,
+                                     date_order):
             score_conversation(scores, row, recs)
     summary = scores.summary()
     if as_json:

@@ -146,11 +146,15 @@ def run_corpus(
     extractors: Sequence[str] | None = None,
     model: str | None = None,
     source: str = "corpus",
+    **options: Any,
 ) -> Iterator[tuple[Mapping[str, Any], list[dict[str, Any]]]]:
-    """Ingest each conversation into one in-memory store; yield (row, record JSON list)."""
+    """Ingest each conversation into one in-memory store; yield (row, record JSON list).
+
+    ``options`` go to :class:`~scratchpad.Scratchpad` (``reference_date``,
+    ``date_order``)."""
     from scratchpad.pipeline import Scratchpad
 
-    with Scratchpad(":memory:", extractors=extractors, model=model) as pad:
+    with Scratchpad(":memory:", extractors=extractors, model=model, **options) as pad:
         for row in rows:
             where = f"{source}:{row.get('_line', '?')}"
             thread = str(row["id"])

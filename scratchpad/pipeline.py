@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import extractors as extractor_registry
 from extractors import nlp as nlp_module
@@ -77,6 +77,7 @@ class Scratchpad:
         model: str | None = None,
         encoding: str | None = None,
         reference_date: datetime | None = None,
+        date_order: Literal["dmy", "mdy"] | None = None,
     ):
         self.store = Store(path)
         names = list(extractors) if extractors is not None else extractor_registry.available()
@@ -85,6 +86,9 @@ class Scratchpad:
         self.resolvers: list[Resolver] = extractor_registry.resolvers()
         self._model = model
         self._reference = reference_date
+        if date_order not in (None, "dmy", "mdy"):
+            raise ValueError(f"date_order must be 'dmy', 'mdy' or None, not {date_order!r}")
+        self._date_order = date_order
         self._encoding = encoding
         self._needs_doc = any(e.needs_doc for e in self.extractors)
         self._resolved_kinds = frozenset(k.value for r in self.resolvers for k in r.kinds)
@@ -147,6 +151,7 @@ class Scratchpad:
                 tool_name=tool_names.get(m.tool_call_id or ""),
                 previous_by_role=dict(spoke),
                 reference=self._reference or m.timestamp,
+                date_order=self._date_order,
             ))
             if m.text.strip():
                 spoke[m.role] = first + i + 1

@@ -185,3 +185,33 @@ def test_eval_scores_saved_extract_output(runner, tmp_path):
     bad = write(tmp_path, "bad.jsonl", b'{"records": []}\n')
     result = runner.invoke(cli, ["eval", str(corpus), "--records", str(bad)])
     assert result.exit_code == 1 and "bad.jsonl:1: a records line needs 'id'" in result.stderr
+
+
+def test_date_order_resolves_numeric_dates_on_ingest_and_extract(runner, tmp_path):
+    conversation = write(tmp_path, "c.jsonl",
+                         b'{"role": "user", "content": "I paid on 03/12/2026."}\n')
+    db = tmp_path / "s.db"
+    isos = {}
+    for order in ("dmy", "mdy"):
+        result = runner.invoke(cli, ["ingest", str(conversation), "--db", str(db), "--thread",
+                                     order, "--date-order", order,
+                                     "--extractors", "datetimes.regex.v1"])
+        assert result.exit_code == 0, result.output
+        shown = runner.invoke(cli, ["records", "--thread", order, "--db", str(db), "--json"])
+        isos[order] = [json.loads(line)["value"] for line in shown.output.splitlines()]
+    assert isos == {"dmy": [{"iso": "2026-12-03"}], "mdy": [{"iso": "2026-03-12"}]}
+    corpus = write(tmp_path, "corpus.jsonl", json.dumps(
+        {"id": "c1", "messages": [{"role": "user", "content": "I paid on 03/12/2026."}]}).encode())
+    extracted = runner.invoke(cli, ["extract", str(corpus), "--json", "--date-order", "mdy",
+                                    "--extractors", "datetimes.regex.v1"])
+    assert extracted.exit_code == 0, extracted.output
+    assert json.loads(extracted.output)["records"][0]["value"] == {"iso": "2026-03-12"}
+
+
+def test_unknown_date_order_is_refused(runner, tmp_path):
+    conversation = write(tmp_path, "c.jsonl", GOOD)
+    result = runner.invoke(cli, ["ingest", str(conversation), "--db", str(tmp_path / "s.db"),
+                                 "--thread", "t", "--date-order", "ymd"])
+    assert result.exit_code == 2
+    assert "'ymd' is not one of 'dmy', 'mdy'" in result.output
+    assert not (tmp_path / "s.db").exists()

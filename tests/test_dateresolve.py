@@ -97,7 +97,10 @@ def test_normalize_rel(word: str | None, rel: str | None) -> None:
 @pytest.mark.parametrize("count, unit, code", [(3, "day", "P3D"), (2, "hour", "PT2H"),
                                                (30, "minute", "PT30M"), (6, "month", "P6M"),
                                                (2, "night", "P2D"), (1, "year", "P1Y"),
-                                               (1, "fortnight", None)])
+                                               (1, "fortnight", "P2W"), (3, "fortnight", "P6W"),
+                                               (500, "millisecond", "PT0.5S"),
+                                               (1500, "millisecond", "PT1.5S"),
+                                               (1, "furlong", None)])
 def test_duration_code(count: int, unit: str, code: str | None) -> None:
     assert duration_code(count, unit) == code
 

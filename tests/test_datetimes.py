@@ -99,6 +99,13 @@ def test_attrs_keep_known_parts() -> None:
         "You may want the 4th floor or the first option.",
         "The courier doesn't collect at weekends in the evening.",
         "I will march 5 miles.",
+        "oneday we will see",  # a number word glued to a unit is not a duration
+        "Let me check, one sec.",
+        "hang on two mins",
+        "a stay of 3 nights",  # a count of stays, not a duration
+        "it calls date.today() here",  # code, not a date
+        "MS Teams crashed",
+        "the suitcase 1234 tag",
     ],
 )
 def test_no_false_dates(text: str) -> None:
@@ -178,11 +185,26 @@ def resolved(text: str, reference: datetime | None = REF,
         ("within 5 working days", "within 5 working days", "duration",
          {"duration": "P5D", "business_days": True, "until": "2026-12-04"}),
         ("for 24 hours", "for 24 hours", "duration", {"iso": "PT24H"}),
-        ("a stay of 3 nights", "3 nights", "duration", {"iso": "P3D"}),
         ("in 2 hours", "in 2 hours", "relative", None),  # no trusted time of day
         ("3 days later", "3 days later", "relative", None),  # later than what?
         ("two weeks from now", "two weeks from now", "relative", {"iso": "2026-12-13"}),
         ("by end of week", "by end of week", "deadline", {"iso": "2026-12-04"}),
+        ("it crashed last night", "last night", "relative", {"iso": "2026-11-28"}),
+        ("I called this morning", "this morning", "relative", {"iso": "2026-11-29"}),
+        ("the next day it worked", "the next day", "relative", None),  # after what?
+        ("timeout after 500ms", "after 500ms", "duration", {"iso": "PT0.5S"}),
+        ("p95 is 250 ms", "250 ms", "duration", {"iso": "PT0.25S"}),
+        ("retry for 30 secs", "for 30 secs", "duration", {"iso": "PT30S"}),
+        ("for a fortnight", "for a fortnight", "duration", {"iso": "P2W"}),
+        ("in a fortnight", "in a fortnight", "relative", {"iso": "2026-12-13"}),
+        ("between 2 and 4pm", "between 2 and 4pm", "range", {"iso": "14:00/16:00"}),
+        ("between 2:30 and 4 pm on Friday", "between 2:30 and 4 pm on Friday", "range",
+         {"iso": "2026-12-04T14:30/2026-12-04T16:00"}),
+        ("one o'clock", "one o'clock", "time", None),  # 1:00 or 13:00
+        ("passed in 2.31s", "2.31s", "duration", {"iso": "PT2.31S"}),
+        ("latency 4.8 s", "4.8 s", "duration", {"iso": "PT4.8S"}),
+        ("for 1.5 hours", "for 1.5 hours", "duration", {"iso": "PT1.5H"}),
+        ("see you the same day", "the same day", "relative", None),
     ],
 )
 def test_resolved_against_reference(text: str, span: str, subtype: str,
@@ -206,6 +228,15 @@ def test_numeric_dates_need_a_convention_when_ambiguous(text: str, order: str | 
                                                         iso: str | None) -> None:
     ((_, _, value),) = resolved(text, date_order=order)
     assert (value or {}).get("iso") == iso
+
+
+def test_the_turn_can_carry_the_date_order() -> None:
+    turn = TurnView(thread="t", number=1, role="user", text="on 03/12/2026", reference=REF,
+                    date_order="dmy")
+    assert [c.value for c in RegexDatetimes().extract(turn)] == [{"iso": "2026-12-03"}]
+    # The extractor's own setting wins over the turn's.
+    assert [c.value for c in RegexDatetimes(date_order="mdy").extract(turn)] == [
+        {"iso": "2026-03-12"}]
 
 
 def test_bad_date_order_is_refused() -> None:

@@ -28,6 +28,17 @@ def spans(text: str) -> list[tuple[str, str, str]]:
         ("case cs-ref? no: case CS-2026-00417.", [("CS-2026-00417", "case", "CS-2026-00417")]),
         ("Tracking 1Z999AA10123456784 shows", [("1Z999AA10123456784", "tracking",
                                                "1Z999AA10123456784")]),
+        ("my order number is 45219", [("45219", "order", "45219")]),
+        ("the case was 2024 all along", []),  # a year after "was", not a case number
+        ("the suitcase 1234 is blue", []),  # a word inside a word is no context
+        ("student, ID 20419876.", [("20419876", "reference", "20419876")]),
+        ("Our container MSKU 702914-3 from", [("MSKU 702914-3", "reference",
+                                              "MSKU 702914-3")]),
+        ("B/L number is MAEU 238841927.", [("MAEU 238841927", "reference", "MAEU 238841927")]),
+        ("HS code 9405.42, 1,240 cartons", [("9405.42", "tariff_code", "9405.42")]),
+        ("tied to card 9032, so", [("9032", "card", "****9032")]),
+        ("Once the 5518 card arrives", [("5518", "card", "****5518")]),
+        ("after the deploy of a3f9c21.", [("a3f9c21", "commit", "a3f9c21")]),
     ],
 )
 def test_codes(text: str, expected: list[tuple[str, str, str]]) -> None:
@@ -258,3 +269,12 @@ def test_code_and_travel_classes(text: str, expected: list[tuple[str, str, str]]
 )
 def test_code_and_travel_classes_no_flood(text: str) -> None:
     assert spans(text) == []
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Container CSQU 305438-3 is at the quay", [("CSQU 305438-3", "container")]),
+    ("box CSQU3054383 arrived", [("CSQU3054383", "container")]),
+    ("box CSQU3054384 arrived", [("CSQU3054384", "reference")]),  # wrong check digit: a code
+])
+def test_container_numbers_need_their_check_digit(text: str, found) -> None:
+    assert [(c.text, c.subtype) for c in ids(text)] == found

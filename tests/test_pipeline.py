@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -86,3 +87,8 @@ def test_reference_date_comes_from_caller_then_timestamp():
         spy(pad)
         pad.ingest("t", messages)
     assert seen == {1: datetime(2026, 12, 1), 2: datetime(2026, 12, 1)}
+
+
+def test_unknown_date_order_is_refused() -> None:
+    with pytest.raises(ValueError, match="date_order"):
+        Scratchpad(":memory:", date_order="ymd")  # type: ignore[arg-type]

@@ -20,7 +20,9 @@ from scratchpad.evaluate import run_corpus
 from scratchpad.messages import read_corpus
 from tests.conftest import DATA
 
-CORPUS = DATA / "values_labelled.jsonl"
+#: Our labelled sets: ``labelled`` was written first and the patterns were tuned with it
+#: in view; ``heldout`` was labelled blind, from the rules in tests/data/README.md only.
+CORPORA = {"labelled": DATA / "values_labelled.jsonl", "heldout": DATA / "values_heldout.jsonl"}
 VALUE_KINDS = ("amount", "identifier", "datetime")
 FLOORS = {"precision": 0.90, "recall": 0.95}
 
@@ -98,15 +100,15 @@ def score(outputs: Outputs) -> Figures:
     return fig
 
 
-def _run() -> tuple[list[dict[str, Any]], Outputs]:
-    rows = read_corpus(CORPUS)
-    return rows, list(run_corpus(rows, source=CORPUS.name))
+def _run(name: str) -> tuple[list[dict[str, Any]], Outputs]:
+    rows = read_corpus(CORPORA[name])
+    return rows, list(run_corpus(rows, source=CORPORA[name].name))
 
 
-@pytest.fixture(scope="module")
-def extracted() -> tuple[list[dict[str, Any]], Outputs]:
-    """Run the pipeline over the labelled corpus once for this module."""
-    return _run()
+@pytest.fixture(scope="module", params=sorted(CORPORA))
+def extracted(request: pytest.FixtureRequest) -> tuple[list[dict[str, Any]], Outputs]:
+    """Run the pipeline over each labelled corpus once for this module."""
+    return _run(request.param)
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +118,7 @@ def figures(extracted: tuple[list[dict[str, Any]], Outputs]) -> Figures:
 
 def test_gold_is_verbatim_and_well_formed(extracted):
     rows, _ = extracted
-    assert len(rows) >= 20
+    assert len(rows) >= {"scratchpad-labelled": 20, "scratchpad-heldout": 12}[rows[0]["source"]]
     kinds: Counter[str] = Counter()
     for row in rows:
         messages: Sequence[Mapping[str, Any]] = row["messages"]
@@ -147,11 +149,11 @@ def test_report_per_kind(figures):
     assert all(figures.gold[k] for k in VALUE_KINDS)
 
 
-# Measured when this set was written: recall 0.8167 overall (amount 0.8205, identifier
-# 0.6878, datetime 0.9540); precision 0.9948. After typed tool-JSON values and the
-# identifier registry: recall 0.9854 (amount 0.9915, identifier 1.0, datetime 0.9655),
-# precision 0.9979. The patterns were tuned with this set in view, so held-out text
-# will score lower: the floors are the issue's, not these figures.
+# labelled: measured when the set was written, recall 0.8167 overall (amount 0.8205,
+# identifier 0.6878, datetime 0.9540), precision 0.9948; now recall 1.0, precision 1.0
+# (tuned with the set in view). heldout: first, blind run recall 0.9157 (amount 0.9444,
+# identifier 0.8776, datetime 0.9179), precision 0.9897; after the general fixes its misses
+# pointed to, recall 0.974, precision 0.996. The floors are the issue's, not these figures.
 @pytest.mark.parametrize("name", ["precision", "recall"])
 def test_floor(figures, name):
     measured = getattr(figures, name)()
@@ -159,4 +161,5 @@ def test_floor(figures, name):
 
 
 if __name__ == "__main__":
-    print(score(_run()[1]).report())
+    for corpus in sorted(CORPORA):
+        print(f"== {corpus}\n{score(_run(corpus)[1]).report()}")
