@@ -742,11 +742,14 @@ class RegexDatetimes:
         atoms: list[Atom] = []
         orders = (self._gates.admitted(tokens(text)) if self.prefilter
                   else range(len(self.patterns)))
+        found_at: dict[frozenset[str], list[int] | None] = {}  # patterns share start sets
         for order in orders:
             pat = self.patterns[order]
-            positions = (start_positions(text, pat.starts)
-                         if self.prefilter and pat.starts and len(text) < GUARD_ALWAYS_FROM
-                         else None)
+            positions = None
+            if self.prefilter and pat.starts and len(text) < GUARD_ALWAYS_FROM:
+                if pat.starts not in found_at:
+                    found_at[pat.starts] = start_positions(text, pat.starts)
+                positions = found_at[pat.starts]
             # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
             # texts only.
             found = (matches_from(pat.pattern, text, positions) if positions is not None

@@ -220,6 +220,14 @@ _TRAVEL_TURN = regex.compile(
     r"connections?|connecting|depart(?:s|ed|ing|ure)?|arriv(?:e|es|ed|ing|al)|lands?|landing|"
     r"leaves|leaving|rebook(?:ed|ing)?|trains?|rail|railway|platform|terminal|fares?|seats?|"
     r"miss(?:ed)?|carriage|coach|eurocity|intercity|itinerary|e-?ticket)\b")
+#: The words of _TRAVEL_TURN, as gate tokens (the turn-wide ``needs`` is necessary).
+_TRAVEL_WORDS = frozenset("""
+flight flights flying fly flew airline airlines airport boarding board gate layover connection
+connections connecting depart departs departed departing departure arrive arrives arrived
+arriving arrival land lands landing leaves leaving rebook rebooked rebooking train trains rail
+railway platform terminal fare fares seat seats miss missed carriage coach eurocity intercity
+itinerary eticket ticket
+""".split())
 #: Turn words of version control and schema migrations (for short SHAs and branches).
 _GIT_TURN = (r"(?i)(?<![A-Za-z])(?:git|commits?|committed|revisions?|alembic|migrations?|sha|"
              r"rebased?|merged?|merging|push(?:ed)?|pull|PR|pull\ request|branch(?:es)?|heads?|"
@@ -286,7 +294,7 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"(?<![\w*])(?:[*xX•]{4}[\ -]?){1,3}\d{4}(?![\w-]|[.,]\d)"), 0.9, "generic", "card",
         validator=lambda v: any(ch in v for ch in "*•") or v[:4] in ("xxxx", "XXXX"),
         normalize=lambda v: "****" + v[-4:],
-        gate=gate(DIGIT)),
+        gate=gate(DIGIT, ["*", "•", "xxxx", "xxxxxxxx", "xxxxxxxxxxxx"])),
     IdPattern("card_ending", _c(
         r"(?<![A-Za-z])(?i:ending(?:\ in)?|ends\ (?:in|with)|last\ (?:four|4)"
         r"(?:\ digits)?(?:\ are)?)"
@@ -416,13 +424,13 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"(?<![\w-])(?P<id>[A-Z][A-Z0-9]\ \d{1,4})(?![\w-]|[.,:]\d)"), 0.86, "generic", "flight",
         group="id", needs=_TRAVEL_TURN, validator=lambda v: v[:2] in AIRLINES,
         normalize=lambda v: v.replace(" ", ""),
-        gate=gate(DIGIT, [" "])),
+        gate=gate(DIGIT, [" "], _TRAVEL_WORDS)),
     IdPattern("train_number", _c(
         r"(?<![\w-])(?P<id>[A-Z]{2,3}\ ?\d{2,5})(?![\w-]|[.,:]\d)"), 0.86, "generic", "train",
         group="id", needs=_TRAVEL_TURN,
         validator=lambda v: v.split(" ")[0].rstrip("0123456789") in RAIL_PRODUCTS,
         normalize=lambda v: v.replace(" ", ""),
-        gate=gate(DIGIT)),
+        gate=gate(DIGIT, _TRAVEL_WORDS)),
     IdPattern("version_semver", _c(
         r"(?<![\w.-])v?\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[0-9A-Za-z]{1,20}(?:\.[0-9A-Za-z]{1,20}){0,3})?"
         r"(?![\w-]|\.\d)"), 0.8, "generic", "version", validator=_looks_like_version,
