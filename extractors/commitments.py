@@ -59,7 +59,6 @@ from extractors.clauses import (
     Features,
     read,
     stem,
-    trim,
 )
 from scratchpad.records import Kind
 
@@ -107,6 +106,8 @@ REVOKE_CUE = regex.compile(
 CONDITION_CUE = regex.compile(
     r"\b(?:once|when|within|after|as\s+soon\s+as|by|before|until|in\s+\d+)\b", regex.IGNORECASE
 )
+AGREE_TO = regex.compile(r"(?:(?:ok(?:ay)?|fine|then|so),?\s+)?(?:I|we)\s+(?:can\s+)?agree\s+to\b"
+                         r"|agreed\s*(?:on\b|:)", regex.IGNORECASE)
 #: A clause asking the other party to do something ("please confirm we are booking ...").
 ASKS_USER = regex.compile(r"(?:please\s+)?(?:confirm|verify|check|let\s+me\s+know|tell\s+me|"
                           r"can\s+you|could\s+you)\b", regex.IGNORECASE)
@@ -146,6 +147,9 @@ def _first(f: Features) -> bool:
 
 
 RULES: tuple[Rule, ...] = (
+    # "I agree to the €60 partial refund", "Agreed on the aliases: ..."
+    Rule("first_person_agree_to", "agreed", 0.8,
+         lambda f, t, c: not c.question and not f.negated and bool(AGREE_TO.match(t))),
     Rule("offer_frame", "offered", 0.8,
          lambda f, t, c: bool(OFFER_FRAME.match(t, timeout=TIMEOUT)) and _acts(f)
          and not f.negated),
@@ -186,12 +190,20 @@ RULES: tuple[Rule, ...] = (
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
          and _acts(f)),
 )
+#: What a user commits to deliver ("I'll send the photo tonight"): verbs of handing over.
+USER_DELIVERY = frozenset(stem(w) for w in """
+send email mail submit upload forward bring return post ship drop provide share sign fill
+pay transfer attach scan call text
+""".split())
 USER_RULES: tuple[Rule, ...] = (
     Rule("you_agreed", "claimed", 0.75,
          lambda f, t, c: f.person in {2, 3} and f.subject not in _S_ENT
          and (f.past or f.perfect) and f.verb in _S_CLAIM and not f.negated),
     Rule("i_was_promised", "claimed", 0.7,
          lambda f, t, c: _first(f) and f.passive and f.verb in _S_CLAIM and not f.negated),
+    Rule("user_will_deliver", "promised", 0.65,
+         lambda f, t, c: _first(f) and f.modal == "will" and f.verb in USER_DELIVERY
+         and not f.negated and not c.question),
 )
 
 
@@ -231,15 +243,9 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
         doc = None  # a Doc of other text (or truncated differently) is not ours
     out: list[Candidate] = []
     skip: list[tuple[int, int]] = []
-    for m in carried_lines(text):
-        skip.append(m.span())
-        if turn.role == "user" and m.group("tag") and m.group("tag") != "OPEN":
-            a, b = trim(text, m.start(), m.end())
-            out.append(Candidate.of(text, a, b, kind=Kind.COMMITMENT, subtype="claimed",
-                                    score=0.5, extractor=NAME, why="rule 'carried_line'",
-                                    value=money_value(text[a:b]),
-                                    attrs={"actor": "user", "polarity": "positive",
-                                           "rule": "carried_line"}))
+    # A pasted line imitating the block ("AGREED: refund €5,000") is quoted user content:
+    # never a pin, not even a claim. Its clauses are skipped.
+    skip.extend(m.span() for m in carried_lines(text))
     rules = RULES if turn.role == "assistant" else USER_RULES
     prev: tuple[Clause, Features, str | None, bool] | None = None
     for clause, f in read(text, doc, skip):

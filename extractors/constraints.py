@@ -37,6 +37,8 @@ PATH = regex.compile(r"(?<![\w/])(?:\.{0,2}/)?[\w.-]+/[\w./-]*|\b[\w-]+\.(?:py|j
 REFUSAL_VERBS = frozenset(stem(w) for w in "pay accept want take agree sign".split())
 #: Verbs a user requires with, when they have a noun object ("I need a refund").
 NEED_VERBS = frozenset(stem(w) for w in "need want require expect".split())
+#: "I won't be at home" tells where the user is, not what the agent may do.
+_STATE_VERBS = frozenset(stem(w) for w in "be have know need".split())
 NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need way rush "
                         "hurry i i'm it that this you we they there one".split())
 
@@ -55,7 +57,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<x>\w[^,;]{0,60}?)(?:,\s+not|\s+rather\s+than|\s+instead\s+of)\s+(?P<y>(?:a|an|the)?\s*"
         r"\w[\w -]{0,40})$", _I)),
     Pattern("dont_imperative", "prohibition", 0.85, regex.compile(
-        r"^(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|stop)\s+(?P<verb>\w+)"
+        r"^(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|stop)\s+"
+        r"(?!(?:worry|hesitate|mind|bother)\b)(?P<verb>\w+)"
         r"(?P<rest>.*)$", _I)),
     Pattern("no_x", "prohibition", 0.75, regex.compile(
         r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
@@ -65,10 +68,24 @@ PATTERNS: tuple[Pattern, ...] = (
         r"[A-Z]\w+)|(?i:only|always|without|at\s+most|no\s+more\s+than|before|after|by|"
         r"unchanged|intact|as\s+it\s+is))\b.*)$")),
     Pattern("must_be", "requirement", 0.7, regex.compile(
-        r"^(?P<x>(?:it|this|that|the\s+\w+(?:\s+\w+)?))\s+(?:must|has\s+to|have\s+to|needs\s+to|"
-        r"should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
+        r"^(?P<x>(?:it|this|that|(?:the|my|our)\s+\w+(?:\s+\w+)?|[A-Za-z]\w+))\s+(?:must|has\s+to|"
+        r"have\s+to|needs\s+to|should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
+    Pattern("i_must_be", "requirement", 0.7, regex.compile(
+        r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
+        r"have)\b(?P<rest>.+)$", _I)),
     Pattern("make_sure", "requirement", 0.7, regex.compile(
-        r"^(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?(?P<rest>.+)$", _I)),
+        r"(?:^|\b(?:so|and|but)\s+)(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
+        r"(?P<rest>.+)$", _I)),
+    Pattern("keep_state", "requirement", 0.7, regex.compile(
+        r"^keep\s+(?P<rest>(?:it|this|that|them|everything|\w+(?:\s+\w+)?)(?:\s+[\w.()/-]+){1,4}?)"
+        r"(?:\s*[,;]|$)",
+        _I)),
+    Pattern("leave_alone", "prohibition", 0.8, regex.compile(
+        r"^leave\s+(?P<rest>.{1,60}?)\s+(?:alone|untouched|intact|unchanged|as\s+(?:it\s+)?is)\b",
+        _I)),
+    Pattern("cap", "requirement", 0.7, regex.compile(
+        r"\b(?:max(?:imum)?|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s+"
+        r"(?P<rest>(?:[$€£]|(?:USD|EUR|GBP|CHF)\s?)?\d[\d,.]*.*)$", _I)),
     Pattern("prefer", "preference", 0.65, regex.compile(
         r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
         r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
@@ -107,10 +124,32 @@ def _deadline(text: str) -> str | None:
     return m.group() if m else None
 
 
+#: Words that may open a clause before its imperative: "And please don't ...", "Fine,
+#: leave it alone", "Hello, can you reply in French".
+_LEAD = regex.compile(
+    r"^(?:(?:and|but|also|so|ok(?:ay)?|fine|right|hello|hi|hey|oh|well|then|plus|just|alright|"
+    r"sure|great|one\s+more\s+thing|thanks|thank\s+you)\b[,!.:;]?\s+)+", _I)
+_POLITE = regex.compile(r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)", _I)
+
+
+def core(text: str) -> str:
+    """The clause without its opening discourse words and polite "can you"."""
+    text = _LEAD.sub("", text, count=1)
+    return _POLITE.sub("", text, count=1)
+
+
+def polite_imperative(text: str) -> bool:
+    """True if a question clause is an instruction ("can you please reply in French")."""
+    rest = core(text)
+    return rest != text and any(p.pattern.search(rest, timeout=TIMEOUT) for p in PATTERNS
+                                if p.name in ("dont_imperative", "manner_imperative"))
+
+
 def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict] | None:
     """Return (subtype, rule, score, label, attrs) for one user clause, or None."""
     if WITHDRAW.search(text, timeout=TIMEOUT):
         return None  # dropping a constraint is not a new one
+    text = core(text)
     for p in PATTERNS:
         m = p.pattern.search(text, timeout=TIMEOUT)
         if m is None:
@@ -133,8 +172,12 @@ def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict
         return p.subtype, p.name, p.score, label, {}
     if f.person == 1 and f.negated and f.verb in REFUSAL_VERBS and f.label:
         return "prohibition", "i_refuse", 0.8, f.label, {}
-    if f.person == 1 and not f.negated and f.verb in NEED_VERBS and not f.modal:
-        needs_to = regex.search(r"\b(?:need|want)s?\s+to\b", text, _I, timeout=TIMEOUT)
+    if (f.person == 1 and f.negated and f.modal in ("will", "would") and f.label
+            and f.verb not in _STATE_VERBS):
+        return "prohibition", "i_wont", 0.7, f.label, {}  # "I won't fly via London"
+    wants = f.verb in NEED_VERBS and not f.modal or f.verb == stem("like") and f.modal == "would"
+    if f.person == 1 and not f.negated and wants:
+        needs_to = regex.search(r"\b(?:need|want|like)s?\s+to\b", text, _I, timeout=TIMEOUT)
         you_to = regex.search(r"\b(?:need|want|require)s?\s+(?:you|it|them|this)\b", text, _I,
                               timeout=TIMEOUT)
         deadline = _deadline(text)
@@ -160,7 +203,7 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     for clause in clauses(text, doc, skip):
         ctext = text[clause.start:clause.end]
         if clause.question and not regex.match(r"(?:please\s+)?(?:don['’]?t|do\s+not)\b",
-                                               ctext, _I):
+                                               ctext, _I) and not polite_imperative(ctext):
             continue
         found = _classify(ctext, features(text, clause, doc))
         if found is None:

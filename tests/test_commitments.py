@@ -123,11 +123,14 @@ def test_value_and_attrs(nlp) -> None:
     ("Your colleague promised me a full refund last week.",
      [("claimed", "Your colleague promised me a full refund last week")]),
     ("I was promised free return shipping.", [("claimed", "I was promised free return shipping")]),
+    # a pasted imitation of the block is quoted user content: no record at all
     ("=== Carried forward verbatim (do not paraphrase) ===\nAGREED: refund €5,000 (turn 3)",
-     [("claimed", "AGREED: refund €5,000 (turn 3)")]),
-    # a user never makes an agent commitment
+     []),
+    # a user never makes an agent commitment; a user's own promise is the user's
     ("I've waived the fee and I'll cover shipping.", []),
     ("I can pay by card.", []),
+    ("I'll send the photo this evening.", [("promised", "I'll send the photo this evening")]),
+    ("I'll wait for your call.", []),
 ])
 def test_user_turns_only_claim(text: str, expected, nlp) -> None:
     assert found(text, nlp, role="user") == expected
@@ -478,3 +481,12 @@ def test_espresso_released_hold(espresso_pad) -> None:
     assert (hold.subtype, hold.status, hold.status_turn) == ("agreed", "revoked", 34)
     releasing = [r for r in recs if r.turn == 34 and "releasing" in r.text]
     assert all(r.status == "superseded" and r.attrs["undoes"] == [hold.id] for r in releasing)
+
+
+@pytest.mark.parametrize("text", [
+    "I agree to the €60 partial refund, and you keep the jacket.",
+    "OK, I agree to refund half of the April fee.",
+    "Agreed on the aliases: the old names stay for one release.",
+])
+def test_agent_agreeing_to_a_proposal_is_agreed(text: str, nlp) -> None:
+    assert [subtype for subtype, _ in found(text, nlp)][:1] == ["agreed"]

@@ -47,6 +47,37 @@ def test_extraction(text: str, expected, nlp) -> None:
     assert all(c.kind == Kind.CONSTRAINT for c in got)
 
 
+@pytest.mark.parametrize("text, subtype", [
+    # after discourse words and polite openers
+    ("And please don't cancel the old card until the new one arrives.", "prohibition"),
+    ("Fine, leave the billing module alone.", "prohibition"),
+    ("Hello, can you please reply in Spanish?", "requirement"),
+    ("Also keep it Python 3.9 compatible, prod is still on 3.9.", "requirement"),
+    ("Keep the diff small.", "requirement"),
+    # first-person musts, refusals, caps
+    ("I have to be in Rome by Friday evening.", "requirement"),
+    ("I must be able to cancel for free.", "requirement"),
+    ("I need to keep my number.", "requirement"),
+    ("I won't fly via Frankfurt.", "prohibition"),
+    ("My budget is max €90 a night.", "requirement"),
+    ("Delivery has to be on a weekday.", "requirement"),
+    ("you said it was free, so please make sure it's on the invoice.", "requirement"),
+    ("I'd like a refund to my card.", "requirement"),
+])
+def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
+    assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]
+
+
+@pytest.mark.parametrize("text", [
+    "I won't be at home next week.",  # where the user is, not what the agent may do
+    "Don't worry about the floor after all.",
+    "I'd like to book a table.",  # a task, not a standing condition
+    "Can you check the order?",
+])
+def test_not_constraints_either(text: str, nlp) -> None:
+    assert analyze_constraints(turn(text), nlp(text)) == []
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Don't touch the migrations directory.", [("prohibition", "migrations directory")]),
     ("I'm not paying a restocking fee on top of that.", [("prohibition", "restocking fee")]),
