@@ -12,7 +12,6 @@ and every miss.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +20,7 @@ import pytest
 from scratchpad.evaluate import run_corpus
 from scratchpad.messages import read_corpus
 from tests.conftest import DATA
+from tests.scoring import Counts, Outputs, overlaps
 
 CORPUS = DATA / "commitments_labelled.jsonl"
 KINDS = {"commitment": "commitments", "constraint": "constraints"}
@@ -41,17 +41,10 @@ FLOORS = {
     ("constraint", "status"): 0.25,
 }
 
-Outputs = list[tuple[Mapping[str, Any], list[dict[str, Any]]]]
-
-
 @dataclass
-class Figures:
+class Figures(Counts):
     """Per-kind counts, end-status agreement, and the misses."""
 
-    gold: Counter[str] = field(default_factory=Counter)
-    found: Counter[str] = field(default_factory=Counter)
-    records: Counter[str] = field(default_factory=Counter)
-    correct: Counter[str] = field(default_factory=Counter)
     status_right: Counter[str] = field(default_factory=Counter)
     missed: list[str] = field(default_factory=list)
     unmatched: list[str] = field(default_factory=list)
@@ -75,9 +68,6 @@ class Figures:
         return "\n".join(lines)
 
 
-def _overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return a["start"] < b["end"] and b["start"] < a["end"]
-
 
 def score(outputs: Outputs) -> Figures:
     fig = Figures()
@@ -88,7 +78,7 @@ def score(outputs: Outputs) -> Figures:
             mine = [r for r in records if r["kind"] == kind]
             for g in gold:
                 fig.gold[kind] += 1
-                hits = [r for r in mine if r["turn"] == g["turn"] + 1 and _overlaps(r, g)]
+                hits = [r for r in mine if r["turn"] == g["turn"] + 1 and overlaps(r, g)]
                 if not hits:
                     fig.missed.append(f"{cid} turn {g['turn'] + 1} {kind} {g['subtype']}: "
                                       f"{g['text']!r}")
@@ -104,7 +94,7 @@ def score(outputs: Outputs) -> Figures:
                                             f"gold {want}, got {got}")
             for r in mine:
                 fig.records[kind] += 1
-                if any(g["turn"] + 1 == r["turn"] and _overlaps(r, g) for g in gold):
+                if any(g["turn"] + 1 == r["turn"] and overlaps(r, g) for g in gold):
                     fig.correct[kind] += 1
                 else:
                     fig.unmatched.append(f"{cid} turn {r['turn']} {kind} {r['subtype']}: "

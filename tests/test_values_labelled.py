@@ -19,6 +19,7 @@ import pytest
 from scratchpad.evaluate import run_corpus
 from scratchpad.messages import read_corpus
 from tests.conftest import DATA
+from tests.scoring import Counts, Outputs, overlaps
 
 #: Our labelled sets: ``labelled`` was written first and the patterns were tuned with it
 #: in view; ``heldout`` was labelled blind, from the rules in tests/data/README.md only.
@@ -26,17 +27,10 @@ CORPORA = {"labelled": DATA / "values_labelled.jsonl", "heldout": DATA / "values
 VALUE_KINDS = ("amount", "identifier", "datetime")
 FLOORS = {"precision": 0.90, "recall": 0.95}
 
-Outputs = list[tuple[Mapping[str, Any], list[dict[str, Any]]]]
-
-
 @dataclass
-class Figures:
+class Figures(Counts):
     """Per-kind counts of gold values found and records matched, with the misses."""
 
-    gold: Counter[str] = field(default_factory=Counter)
-    found: Counter[str] = field(default_factory=Counter)
-    records: Counter[str] = field(default_factory=Counter)
-    correct: Counter[str] = field(default_factory=Counter)
     missed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
     unmatched: list[tuple[str, str, int, str, str]] = field(default_factory=list)
 
@@ -72,9 +66,6 @@ class Figures:
         return "\n".join(lines)
 
 
-def _overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return a["start"] < b["end"] and b["start"] < a["end"]
-
 
 def score(outputs: Outputs) -> Figures:
     """Count found gold values and correct value records per kind; list the misses."""
@@ -85,14 +76,14 @@ def score(outputs: Outputs) -> Figures:
         values = [r for r in records if r["kind"] in VALUE_KINDS]
         for g in gold:
             fig.gold[g["kind"]] += 1
-            if any(r["kind"] == g["kind"] and r["turn"] == g["turn"] + 1 and _overlaps(r, g)
+            if any(r["kind"] == g["kind"] and r["turn"] == g["turn"] + 1 and overlaps(r, g)
                    for r in values):
                 fig.found[g["kind"]] += 1
             else:
                 fig.missed.append((g["kind"], cid, g["turn"] + 1, g["slot"], g["text"]))
         for r in values:
             fig.records[r["kind"]] += 1
-            if any(g["kind"] == r["kind"] and g["turn"] + 1 == r["turn"] and _overlaps(r, g)
+            if any(g["kind"] == r["kind"] and g["turn"] + 1 == r["turn"] and overlaps(r, g)
                    for g in gold):
                 fig.correct[r["kind"]] += 1
             else:

@@ -1,0 +1,26 @@
+"""What the labelled-set scorers share: the outputs they read, span overlap, the counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: (conversation row, its records as JSON) per conversation, as ``run_corpus`` yields.
+Outputs = list[tuple[Mapping[str, Any], list[dict[str, Any]]]]
+
+
+def overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """True if two ``start``/``end`` spans share a character."""
+    return a["start"] < b["end"] and b["start"] < a["end"]
+
+
+@dataclass
+class Counts:
+    """Per-kind counts: gold items, gold items found, records, records that are right."""
+
+    gold: Counter[str] = field(default_factory=Counter)
+    found: Counter[str] = field(default_factory=Counter)
+    records: Counter[str] = field(default_factory=Counter)
+    correct: Counter[str] = field(default_factory=Counter)
