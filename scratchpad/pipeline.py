@@ -157,7 +157,13 @@ class Scratchpad:
                 spoke[m.role] = first + i + 1
         docs: Iterable[Any] = [None] * len(views)
         if self._needs_doc:
-            docs = nlp_module.parse(nlp_module.load(self._model), (v.text for v in views))
+            # Tool output is data, not prose: the JSON extractor reads it, no rule needs its
+            # parse, and a large payload would cost more than the rest of the turn.
+            prose = [v for v in views if v.role != "tool"]
+            nlp = nlp_module.load(self._model)
+            parsed = dict(zip((v.number for v in prose),
+                              nlp_module.parse(nlp, (v.text for v in prose)), strict=True))
+            docs = [parsed.get(v.number) for v in views]
         live: dict[str, dict[str, Record]] = {kind: {} for kind in self._resolved_kinds}
         for r in self.store.records(thread, kinds=self._resolved_kinds, statuses=RESOLVABLE):
             live[r.kind][r.id] = r

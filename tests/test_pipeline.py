@@ -92,3 +92,30 @@ def test_reference_date_comes_from_caller_then_timestamp():
 def test_unknown_date_order_is_refused() -> None:
     with pytest.raises(ValueError, match="date_order"):
         Scratchpad(":memory:", date_order="ymd")  # type: ignore[arg-type]
+
+
+def test_tool_output_is_not_parsed(monkeypatch) -> None:
+    from extractors import nlp as nlp_module
+
+    seen: list[str] = []
+    real = nlp_module.parse
+
+    def spy(nlp, texts, batch_size=64):
+        texts = list(texts)
+        seen.extend(texts)
+        return real(nlp, texts, batch_size)
+
+    monkeypatch.setattr(nlp_module, "parse", spy)
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "lookup_order", "arguments": '{"order_id": "A-77215"}'}}
+    messages = [
+        {"role": "user", "content": "Where is order A-77215?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"order_id": "A-77215", "total": 930}'},
+        {"role": "assistant", "content": "It ships tomorrow."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        assert not any("total" in text for text in seen)  # the tool JSON was never parsed
+        assert "Where is order A-77215?" in seen
+        assert {r.text for r in pad.records("t")} >= {"A-77215", "930", "tomorrow"}
