@@ -77,6 +77,57 @@ def _undone_by(r: Record, head: str) -> bool:
     return head in _words(r.label) or (len(verb) >= 4 and head.startswith(verb))
 
 
+#: A clause that picks or accepts the thing it names: "the refund, please", "store credit
+#: is fine", "the Geneva one works".
+PICK = regex.compile(r"\b(?:please|is\s+fine|is\s+ok(?:ay)?|works(?:\s+for\s+me)?|sounds\s+good|"
+                     r"I['’]ll\s+take|I['’]d\s+like|go\s+with|let['’]?s\s+do)\b", regex.IGNORECASE)
+#: Words that name no option: they cannot tell two offers apart.
+_PLAIN = frozenset(stem(w) for w in """
+the a an one you your i me my it its we our us can could offer also or and of to for on in at
+with by from that this those these is are be will would please fine ok okay works work sound
+good go take like let do just then so instead either neither option
+""".split())
+PICK_CLAUSES = 3
+
+
+def _content(text: str) -> set[str]:
+    return {stem(w) for w in regex.findall(r"[^\W\d_]{3,}", text)} - _PLAIN
+
+
+def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] | None:
+    """Return the one offer a picking sentence of the user's reply (one of its first
+    three) names by a word of its own text (not of the others'), with the sentence's
+    span; None if none or several."""
+    if not offers:
+        return None
+    own = {r.id: _content(r.text) for r in offers}
+    for n, m in enumerate(regex.finditer(r"[^;.!?\n]+", text, timeout=TIMEOUT)):
+        if n >= PICK_CLAUSES:
+            break
+        clause = m.group()
+        if not PICK.search(clause, timeout=TIMEOUT) or REJECT.search(clause, timeout=TIMEOUT):
+            continue
+        words = _content(clause)
+        hits = [r for r in offers
+                if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
+        if len(hits) == 1:
+            a, b = m.span()
+            while a < b and text[a].isspace():
+                a += 1
+            return hits[0], (a, b)
+    return None
+
+
+def _named(text: str, offers: list[Record]) -> Record | None:
+    """Return the one offer the reply's first sentence names by a word only it has."""
+    m = regex.search(r"[^;.!?\n]+", text, timeout=TIMEOUT)
+    words = _content(m.group()) if m else set()
+    own = {r.id: _content(r.text) for r in offers}
+    hits = [r for r in offers
+            if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
+    return hits[0] if len(hits) == 1 else None
+
+
 def _first_clause(text: str) -> tuple[int, int]:
     m = regex.search(r"[^,;.!?\n]+", text, timeout=TIMEOUT)
     if not m:
@@ -125,6 +176,13 @@ class CommitmentLifecycle:
             return []
         last = max(r.turn for r in offers)
         offers = [r for r in offers if r.turn == last]
+        picked = _picked(turn.text, offers)
+        if picked is not None:  # "The refund, please." / "store credit is fine"
+            offer, (a, b) = picked
+            quote = turn.text[a:b]
+            return [Change(record_id=offer.id, field="subtype", new="agreed", evidence_start=a,
+                           evidence_end=b, note="accepted",
+                           attrs={"accepted_turn": turn.number, "accepted_text": quote})]
         a, b = _first_clause(turn.text)
         first = turn.text[a:b]
         named = money_value(first)
@@ -139,9 +197,13 @@ class CommitmentLifecycle:
                                attrs={"rejected_turn": turn.number, "rejected_text": first})
                         for r in offers]
             return []
+        # "Yes, set up the alert": of several offers, the one the reply names.
+        named_offer = _named(turn.text, offers) if len(offers) > 1 and not chosen else None
         out = []
         for r in offers:
             if chosen and r not in chosen:
+                continue
+            if named_offer is not None and r is not named_offer:
                 continue
             if named and r.value and r.value.get("amount") != named["amount"]:
                 continue

@@ -209,6 +209,27 @@ def test_acceptance(reply: str, new: str | None) -> None:
         assert change.attrs["rejected_turn"] == 13
 
 
+REFUND_OFFER = rec(4, 0, 40, "I can offer you a full refund of €1,290.00", "offered", "refund")
+SWAP_OFFER = rec(4, 45, 90, "we can swap it for a slate grey one", "offered", "slate grey")
+ALERT_OFFER = rec(8, 0, 40, "I can offer you a low-balance alert", "offered", "alert")
+REVIEW_OFFER = rec(8, 41, 90, "I can also offer you a free review of your overdraft",
+                   "offered", "review")
+
+
+@pytest.mark.parametrize("reply, live, agreed", [
+    ("The refund, please. Collection has to be on a Saturday.", [REFUND_OFFER, SWAP_OFFER],
+     REFUND_OFFER),
+    ("Hmm. Actually, the slate grey swap is fine, thanks.", [REFUND_OFFER, SWAP_OFFER],
+     SWAP_OFFER),
+    ("Yes, set up the alert at €100.", [ALERT_OFFER, REVIEW_OFFER], ALERT_OFFER),
+])
+def test_a_reply_picks_one_of_several_offers(reply: str, live, agreed) -> None:
+    number = live[0].turn + 1
+    (change,) = CommitmentLifecycle().resolve(turn(reply, "user", number), None, [], live)
+    assert (change.record_id, change.new) == (agreed.id, "agreed")
+    assert reply[change.evidence_start:change.evidence_end] == change.attrs["accepted_text"]
+
+
 def test_acceptance_only_of_a_recent_offer() -> None:
     assert CommitmentLifecycle().resolve(turn("Yes please.", "user", 30), None, [],
                                          [OFFER]) == []

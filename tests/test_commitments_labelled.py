@@ -31,12 +31,13 @@ KINDS = {"commitment": "commitments", "constraint": "constraints"}
 #: caps: P 0.906 / R 0.984, but end status 0.262 (most newly found constraints end
 #: "satisfied" in the gold and stay active here: satisfaction is the weak part).
 #: Commitments learned "I agree to ...", the user's own delivery promises, and that a
-#: pasted imitation of the block is no record: P 0.855 / R 0.949, end status 0.617. No
-#: longer blind after that. The floors sit just under what the rules measure now; raise
-#: them as the rules improve.
+#: pasted imitation of the block is no record: P 0.855 / R 0.949, end status 0.617; a reply
+#: that picks one of several offers by name ("The refund, please") agrees to that one:
+#: end status 0.628. No longer blind after that. The floors sit just under what the rules
+#: measure now; raise them as the rules improve.
 FLOORS = {
     ("commitment", "precision"): 0.85, ("commitment", "recall"): 0.94,
-    ("commitment", "status"): 0.60,
+    ("commitment", "status"): 0.62,
     ("constraint", "precision"): 0.90, ("constraint", "recall"): 0.97,
     ("constraint", "status"): 0.25,
 }
