@@ -128,6 +128,18 @@ def _named(text: str, offers: list[Record]) -> Record | None:
     return hits[0] if len(hits) == 1 else None
 
 
+#: What follows "not" in "€130, not the full €380": the next three words, which must hold
+#: exactly one amount.
+_NOT_VALUE = regex.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+"
+                          r"(?P<old>[^\s;!?]{1,20}(?:\s+[^\s;!?]{1,20}){0,2})", regex.IGNORECASE)
+
+
+def _replaced_value(text: str) -> dict | None:
+    """The amount a commitment says it replaces: "€1,190, not €1,290" gives €1,290."""
+    m = _NOT_VALUE.search(text, timeout=TIMEOUT)
+    return money_value(m.group("old")) if m else None
+
+
 def _first_clause(text: str) -> tuple[int, int]:
     m = regex.search(r"[^,;.!?\n]+", text, timeout=TIMEOUT)
     if not m:
@@ -264,10 +276,12 @@ class CommitmentLifecycle:
         for n in new:
             if n.subtype in {"revoked", "declined", "claimed"}:
                 continue
+            replaced = _replaced_value(n.text)  # "... €1,190.00, not €1,290"
             for r in older:
                 if r.role != "assistant" or not _about_same(r, n):
                     continue
-                differs = bool(r.value and n.value and r.value != n.value)
+                differs = bool(r.value and n.value and r.value != n.value) or bool(
+                    replaced and r.value and r.value.get("amount") == replaced["amount"])
                 if differs or (correcting and r.value):
                     out.append(Change.status(r, Status.SUPERSEDED, turn, n.start, n.end,
                                              note="corrected" if correcting else "replaced",

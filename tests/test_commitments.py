@@ -511,3 +511,12 @@ def test_espresso_released_hold(espresso_pad) -> None:
 ])
 def test_agent_agreeing_to_a_proposal_is_agreed(text: str, nlp) -> None:
     assert [subtype for subtype, _ in found(text, nlp)][:1] == ["agreed"]
+
+
+def test_a_commitment_naming_the_amount_it_replaces_supersedes_it(nlp) -> None:
+    earlier = rec(4, 0, 40, "I can offer you a full refund of €1,290.00", "agreed", "refund",
+                  value={"amount": "1290.00", "currency": "EUR"}, verb="offer")
+    text = "Sorry, the refund will be €1,190.00, the amount you actually paid, not €1,290.00."
+    changes = _resolve_turn(text, 8, [earlier], nlp)
+    assert [(c.record_id, c.new) for c in changes if c.record_id == earlier.id] == [
+        (earlier.id, "superseded")]

@@ -33,11 +33,12 @@ KINDS = {"commitment": "commitments", "constraint": "constraints"}
 #: Commitments learned "I agree to ...", the user's own delivery promises, and that a
 #: pasted imitation of the block is no record: P 0.855 / R 0.949, end status 0.617; a reply
 #: that picks one of several offers by name ("The refund, please") agrees to that one:
-#: end status 0.628. No longer blind after that. The floors sit just under what the rules
+#: end status 0.628; "€1,190, not €1,290" supersedes the €1,290 commitment: 0.638. No
+#: longer blind after that. The floors sit just under what the rules
 #: measure now; raise them as the rules improve.
 FLOORS = {
     ("commitment", "precision"): 0.85, ("commitment", "recall"): 0.94,
-    ("commitment", "status"): 0.62,
+    ("commitment", "status"): 0.63,
     ("constraint", "precision"): 0.90, ("constraint", "recall"): 0.97,
     ("constraint", "status"): 0.25,
 }
