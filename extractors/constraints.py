@@ -244,9 +244,25 @@ def _words(label: str | None) -> set[str]:
     return {stem(w) for w in regex.findall(r"\w+", label or "")} - {""}
 
 
+#: Words too common to tie a commitment to a constraint ("I'll send it to you").
+_PLAIN = frozenset(stem(w) for w in """
+the a an and or but not no to of for on in at by with from into onto my your our their his
+her its it this that these those i you we they he she me us them is are was were be been
+have has had do does did will would can could should must may might shall please just also
+then so if as any some all one more less than very really only get got make made want need
+like prefer rather instead keep stay sure ensure don dont can't cannot won't
+""".split())
+
+
+def _content(text: str) -> set[str]:
+    return {stem(w) for w in regex.findall(r"[^\W\d_]{4,}", text)} - _PLAIN
+
+
 def _meets(constraint: Record, commitment: Candidate) -> bool:
-    """Return whether an agent commitment meets a constraint on the same thing."""
-    if not (_words(constraint.label) & _words(commitment.label)):
+    """Return whether an agent commitment meets a constraint on the same thing: their
+    labels share a word, or their clauses share a word that is not a common one."""
+    if not (_words(constraint.label) & _words(commitment.label)
+            or _content(constraint.text) & _content(commitment.text)):
         return False
     if commitment.subtype not in {"granted", "promised", "agreed"}:
         return False

@@ -29,7 +29,8 @@ KINDS = {"commitment": "commitments", "constraint": "constraints"}
 #: subtype+status 0.621) and constraints P 0.898 / R 0.758 (end status 0.340). Constraint
 #: rules then learned imperatives after discourse words, first-person musts, refusals and
 #: caps: P 0.906 / R 0.984, but end status 0.262 (most newly found constraints end
-#: "satisfied" in the gold and stay active here: satisfaction is the weak part).
+#: "satisfied" in the gold and stay active here: satisfaction is the weak part); a later
+#: commitment whose clause shares an uncommon word with the constraint meets it: 0.295.
 #: Commitments learned "I agree to ...", the user's own delivery promises, and that a
 #: pasted imitation of the block is no record: P 0.855 / R 0.949, end status 0.617; a reply
 #: that picks one of several offers by name ("The refund, please") agrees to that one:
@@ -40,7 +41,7 @@ FLOORS = {
     ("commitment", "precision"): 0.85, ("commitment", "recall"): 0.94,
     ("commitment", "status"): 0.63,
     ("constraint", "precision"): 0.90, ("constraint", "recall"): 0.97,
-    ("constraint", "status"): 0.25,
+    ("constraint", "status"): 0.29,
 }
 
 @dataclass

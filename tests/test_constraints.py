@@ -167,3 +167,16 @@ def test_withdrawn(text: str, withdrawn: list[str], nlp) -> None:
                                             [MIGRATIONS, FRENCH])
     assert [c.record_id for c in changes] == withdrawn
     assert all(c.new == Status.WITHDRAWN.value for c in changes)
+
+
+def test_satisfied_when_a_later_commitment_does_the_same_thing() -> None:
+    from scratchpad import Scratchpad
+
+    messages = [
+        {"role": "user", "content": "Collection has to be on a Saturday, I work weekdays."},
+        {"role": "assistant", "content": "I've booked the collection for Saturday 14 June."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        (constraint,) = pad.records("t", kind="constraint")
+        assert (constraint.status, constraint.status_turn) == ("satisfied", 2)
