@@ -96,6 +96,12 @@ def stem(word: str) -> str:
 _S_ENT = frozenset(stem(w) for w in ENTITLEMENT)
 
 
+def content_stems(text: str, common: frozenset[str], shortest: int = 3) -> set[str]:
+    """Return the stems of the words of ``text`` (letters only, at least ``shortest``
+    long) that are not in ``common``: what can tie two clauses to one thing."""
+    return {stem(w) for w in regex.findall(rf"[^\W\d_]{{{shortest},}}", text)} - common
+
+
 # -- clauses ---------------------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ import regex
 
 from extractors.amounts import money_value
 from extractors.base import Change, TurnView, register_resolver
-from extractors.clauses import TIMEOUT, clauses, read, stem
+from extractors.clauses import TIMEOUT, clauses, content_stems, read, stem
 from extractors.commitments import (
     CONDITION_CUE,
     RESOLVER,
@@ -90,24 +90,20 @@ good go take like let do just then so instead either neither option
 PICK_CLAUSES = 3
 
 
-def _content(text: str) -> set[str]:
-    return {stem(w) for w in regex.findall(r"[^\W\d_]{3,}", text)} - _PLAIN
-
-
 def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] | None:
     """Return the one offer a picking sentence of the user's reply (one of its first
     three) names by a word of its own text (not of the others'), with the sentence's
     span; None if none or several."""
     if not offers:
         return None
-    own = {r.id: _content(r.text) for r in offers}
+    own = {r.id: content_stems(r.text, _PLAIN) for r in offers}
     for n, m in enumerate(regex.finditer(r"[^;.!?\n]+", text, timeout=TIMEOUT)):
         if n >= PICK_CLAUSES:
             break
         clause = m.group()
         if not PICK.search(clause, timeout=TIMEOUT) or REJECT.search(clause, timeout=TIMEOUT):
             continue
-        words = _content(clause)
+        words = content_stems(clause, _PLAIN)
         hits = [r for r in offers
                 if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
         if len(hits) == 1:
@@ -121,8 +117,8 @@ def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] |
 def _named(text: str, offers: list[Record]) -> Record | None:
     """Return the one offer the reply's first sentence names by a word only it has."""
     m = regex.search(r"[^;.!?\n]+", text, timeout=TIMEOUT)
-    words = _content(m.group()) if m else set()
-    own = {r.id: _content(r.text) for r in offers}
+    words = content_stems(m.group(), _PLAIN) if m else set()
+    own = {r.id: content_stems(r.text, _PLAIN) for r in offers}
     hits = [r for r in offers
             if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
     return hits[0] if len(hits) == 1 else None

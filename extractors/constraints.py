@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING, NamedTuple
 import regex
 
 from extractors.base import Candidate, Change, TurnView, register, register_resolver
-from extractors.clauses import TIMEOUT, WORD, Features, clauses, features, label_tokens, stem
+from extractors.clauses import (
+    TIMEOUT,
+    WORD,
+    Features,
+    clauses,
+    content_stems,
+    features,
+    label_tokens,
+    stem,
+)
 from extractors.commitments import CARRIED_LINE, analyze
 from scratchpad.records import Kind, Record, Status
 
@@ -254,15 +263,12 @@ like prefer rather instead keep stay sure ensure don dont can't cannot won't
 """.split())
 
 
-def _content(text: str) -> set[str]:
-    return {stem(w) for w in regex.findall(r"[^\W\d_]{4,}", text)} - _PLAIN
-
-
 def _meets(constraint: Record, commitment: Candidate) -> bool:
     """Return whether an agent commitment meets a constraint on the same thing: their
     labels share a word, or their clauses share a word that is not a common one."""
     if not (_words(constraint.label) & _words(commitment.label)
-            or _content(constraint.text) & _content(commitment.text)):
+            or content_stems(constraint.text, _PLAIN, 4)
+            & content_stems(commitment.text, _PLAIN, 4)):
         return False
     if commitment.subtype not in {"granted", "promised", "agreed"}:
         return False
