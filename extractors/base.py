@@ -138,6 +138,10 @@ class Resolver(Protocol):
     :data:`scratchpad.records.LIVE_STATUSES` or is ``fulfilled``, oldest first, including
     the records just created from this turn (``new``). Must be deterministic and
     side-effect free.
+
+    A resolver may also declare ``reads``: kinds whose *new* records it reads without
+    changing them (a constraint is met by a commitment of this turn); those come in
+    ``new`` too, so it never has to extract them again.
     """
 
     name: ClassVar[str]
@@ -150,20 +154,22 @@ class Resolver(Protocol):
 #: Texts at least this long are scanned under the timeout guard whatever the pattern:
 #: there the guard's fixed cost (about 1.5 microseconds a scan) is negligible.
 GUARD_ALWAYS_FROM = 20_000
+#: Seconds one scan of a long text may take before its matches are given up.
+LONG_TEXT_TIMEOUT = 1.0
 
 
 def find_all(pattern: Any, text: str, *, timeout: float | None, name: str,
-             where: str = "", default_timeout: float = 1.0) -> list[Any]:
+             where: str = "") -> list[Any]:
     """Return every match of a compiled ``regex`` pattern, or none (with a warning) if
     it hits ``timeout``: one slow pattern costs its own matches, never the turn.
 
     ``timeout=None`` skips the guard on short texts, for patterns tested to be linear;
-    long texts get ``default_timeout`` anyway.
+    long texts get :data:`LONG_TEXT_TIMEOUT` anyway.
     """
     if timeout is None:
         if len(text) < GUARD_ALWAYS_FROM:
             return list(pattern.finditer(text))
-        timeout = default_timeout
+        timeout = LONG_TEXT_TIMEOUT
     try:
         return list(pattern.finditer(text, timeout=timeout))
     except TimeoutError:

@@ -51,7 +51,8 @@ _COORD = regex.compile(r",|\b(?:and|but|so|plus|or)\b", regex.IGNORECASE)
 INTRO = regex.compile(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|no\s+problem|of\s+course|understood|great|certainly|"
     r"absolutely|alright|right|done|good\s+news|thanks?|thank\s+you|perfect|sorry|"
-    r"unfortunately|in\s+that\s+case|actually|also|so|and|but|then)\b[,!.]?\s*)+",
+    r"unfortunately|in\s+that\s+case|actually|also|so|and|but|then|fine|hello|hi|hey|oh|well|"
+    r"plus|just|one\s+more\s+thing)\b[,!.:;]?\s*)+",
     regex.IGNORECASE,
 )
 WORD = regex.compile(r"[\w€$£%]+(?:[-/][\w€$£%]+)*|['’]\w+|[^\w\s]")

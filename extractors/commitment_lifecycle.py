@@ -90,38 +90,40 @@ good go take like let do just then so instead either neither option
 PICK_CLAUSES = 3
 
 
-def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] | None:
-    """Return the one offer a picking sentence of the user's reply (one of its first
-    three) names by a word of its own text (not of the others'), with the sentence's
-    span; None if none or several."""
-    if not offers:
-        return None
-    own = {r.id: content_stems(r.text, _PLAIN) for r in offers}
-    for n, m in enumerate(regex.finditer(r"[^;.!?\n]+", text, timeout=TIMEOUT)):
-        if n >= PICK_CLAUSES:
-            break
-        clause = m.group()
-        if not PICK.search(clause, timeout=TIMEOUT) or REJECT.search(clause, timeout=TIMEOUT):
-            continue
-        words = content_stems(clause, _PLAIN)
-        hits = [r for r in offers
-                if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
-        if len(hits) == 1:
-            a, b = m.span()
-            while a < b and text[a].isspace():
-                a += 1
-            return hits[0], (a, b)
-    return None
-
-
-def _named(text: str, offers: list[Record]) -> Record | None:
-    """Return the one offer the reply's first sentence names by a word only it has."""
-    m = regex.search(r"[^;.!?\n]+", text, timeout=TIMEOUT)
-    words = content_stems(m.group(), _PLAIN) if m else set()
+def _only_named(sentence: str, offers: list[Record]) -> Record | None:
+    """Return the one offer ``sentence`` names by a word of its own text that no other
+    offer has; None if it names none or several."""
+    words = content_stems(sentence, _PLAIN)
     own = {r.id: content_stems(r.text, _PLAIN) for r in offers}
     hits = [r for r in offers
             if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
     return hits[0] if len(hits) == 1 else None
+
+
+def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] | None:
+    """Return the offer a picking sentence of the user's reply (one of its first three)
+    names, with the sentence's span ("The refund, please.", "store credit is fine")."""
+    if not offers:
+        return None
+    for n, m in enumerate(regex.finditer(r"[^;.!?\n]+", text, timeout=TIMEOUT)):
+        if n >= PICK_CLAUSES:
+            break
+        sentence = m.group()
+        if not PICK.search(sentence, timeout=TIMEOUT) or REJECT.search(sentence, timeout=TIMEOUT):
+            continue
+        offer = _only_named(sentence, offers)
+        if offer is not None:
+            a, b = m.span()
+            while a < b and text[a].isspace():
+                a += 1
+            return offer, (a, b)
+    return None
+
+
+def _named(text: str, offers: list[Record]) -> Record | None:
+    """Return the one offer the reply's first sentence names ("Yes, set up the alert")."""
+    m = regex.search(r"[^;.!?\n]+", text, timeout=TIMEOUT)
+    return _only_named(m.group(), offers) if m else None
 
 
 #: What follows "not" in "€130, not the full €380": the next three words, which must hold

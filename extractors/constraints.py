@@ -21,6 +21,7 @@ import regex
 
 from extractors.base import Candidate, Change, TurnView, register, register_resolver
 from extractors.clauses import (
+    INTRO,
     TIMEOUT,
     WORD,
     Features,
@@ -30,7 +31,7 @@ from extractors.clauses import (
     label_tokens,
     stem,
 )
-from extractors.commitments import CARRIED_LINE, analyze
+from extractors.commitments import CARRIED_LINE
 from scratchpad.records import Kind, Record, Status
 
 if TYPE_CHECKING:
@@ -133,18 +134,15 @@ def _deadline(text: str) -> str | None:
     return m.group() if m else None
 
 
-#: Words that may open a clause before its imperative: "And please don't ...", "Fine,
-#: leave it alone", "Hello, can you reply in French".
-_LEAD = regex.compile(
-    r"^(?:(?:and|but|also|so|ok(?:ay)?|fine|right|hello|hi|hey|oh|well|then|plus|just|alright|"
-    r"sure|great|one\s+more\s+thing|thanks|thank\s+you)\b[,!.:;]?\s+)+", _I)
+#: A polite request opener: "can you please reply in French" instructs. Discourse words
+#: before it ("Fine,", "And please") are :data:`extractors.clauses.INTRO`, which clause
+#: spans drop too, but not from every clause a sentence starts with.
 _POLITE = regex.compile(r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)", _I)
 
 
 def core(text: str) -> str:
     """The clause without its opening discourse words and polite "can you"."""
-    text = _LEAD.sub("", text, count=1)
-    return _POLITE.sub("", text, count=1)
+    return _POLITE.sub("", INTRO.sub("", text, count=1), count=1)
 
 
 def polite_imperative(text: str) -> bool:
@@ -263,7 +261,7 @@ like prefer rather instead keep stay sure ensure don dont can't cannot won't
 """.split())
 
 
-def _meets(constraint: Record, commitment: Candidate) -> bool:
+def _meets(constraint: Record, commitment: Record) -> bool:
     """Return whether an agent commitment meets a constraint on the same thing: their
     labels share a word, or their clauses share a word that is not a common one."""
     if not (_words(constraint.label) & _words(commitment.label)
@@ -286,6 +284,9 @@ class ConstraintLifecycle:
 
     name = RESOLVER
     kinds = frozenset({Kind.CONSTRAINT})
+    #: The turn's commitments, as the commitment extractor found them (so satisfaction
+    #: needs ``commitments.rules.v1`` among the extractors).
+    reads = frozenset({Kind.COMMITMENT})
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]:
@@ -293,17 +294,18 @@ class ConstraintLifecycle:
         new_ids = {r.id for r in new}
         older = [r for r in live if r.id not in new_ids and r.turn < turn.number]
         if turn.role == "assistant":
-            return self._satisfied(turn, doc, older)
+            return self._satisfied(turn, [r for r in new if r.kind == Kind.COMMITMENT],
+                                   older)
         if turn.role == "user":
             return self._withdrawn(turn, doc, older)
         return []
 
-    def _satisfied(self, turn: TurnView, doc: Doc | None, older: list[Record]) -> list[Change]:
+    def _satisfied(self, turn: TurnView, commitments: list[Record],
+                   older: list[Record]) -> list[Change]:
         pending = [r for r in older if r.status == Status.ACTIVE.value]
         if not pending:
             return []
         out = []
-        commitments = analyze(turn, doc)
         for r in pending:
             hit = next((c for c in commitments if _meets(r, c)), None)
             if hit is not None:

@@ -230,7 +230,8 @@ class Scratchpad:
             mine_live = [r for k in kinds for r in live[k].values()]
             if len(kinds) > 1:
                 mine_live.sort(key=lambda r: (r.turn, r.start, r.end))
-            mine_new = [r for r in added.values() if r.kind in kinds]
+            reads = {k.value for k in getattr(resolver, "reads", frozenset())}
+            mine_new = [r for r in added.values() if r.kind in kinds or r.kind in reads]
             for change in resolver.resolve(view, doc, mine_new, mine_live):
                 before = next((live[k][change.record_id] for k in kinds
                                if change.record_id in live[k]), None)

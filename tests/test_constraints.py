@@ -7,9 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extractors.base import TurnView
+from extractors.commitments import analyze
 from extractors.constraints import ConstraintLifecycle, ConstraintRules, analyze_constraints
 from extractors.nlp import load
+from scratchpad.pipeline import _to_record
 from scratchpad.records import Kind, Record, Status
+
+
+def commitments(view: TurnView, nlp) -> list[Record]:
+    """The turn's commitment records, as the pipeline hands them to the resolver."""
+    return [_to_record(c, view) for c in analyze(view, nlp(view.text))]
 
 
 def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
@@ -131,7 +138,8 @@ FRENCH = rec(3, "Reply in French", "requirement", "French")
 def test_satisfied_by_a_waiver(nlp) -> None:
     text = ("Understood — I've waived the €75 restocking fee for this return, and we'll cover "
             "return shipping as well.")
-    (change,) = ConstraintLifecycle().resolve(turn(text, "assistant", 14), nlp(text), [], [FEE])
+    view = turn(text, "assistant", 14)
+    (change,) = ConstraintLifecycle().resolve(view, nlp(text), commitments(view, nlp), [FEE])
     assert change.new == Status.SATISFIED.value
     assert text[change.evidence_start:change.evidence_end] == (
         "I've waived the €75 restocking fee for this return")
@@ -145,13 +153,15 @@ def test_satisfied_by_a_waiver(nlp) -> None:
     ("I'm cancelling the refund.", False),  # an undo of the thing never meets it
 ])
 def test_requirement_satisfied_only_when_met(text: str, satisfied: bool, nlp) -> None:
-    changes = ConstraintLifecycle().resolve(turn(text, "assistant", 4), nlp(text), [], [REFUND])
+    view = turn(text, "assistant", 4)
+    changes = ConstraintLifecycle().resolve(view, nlp(text), commitments(view, nlp), [REFUND])
     assert bool(changes) is satisfied
 
 
 def test_standing_prohibition_is_not_satisfied_by_unrelated_work(nlp) -> None:
     text = "I've fixed the flaky test and I'll open a PR against main."
-    assert ConstraintLifecycle().resolve(turn(text, "assistant", 2), nlp(text), [],
+    view = turn(text, "assistant", 2)
+    assert ConstraintLifecycle().resolve(view, nlp(text), commitments(view, nlp),
                                          [MIGRATIONS]) == []
 
 

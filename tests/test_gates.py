@@ -19,7 +19,6 @@ from extractors.datetimes import RegexDatetimes
 from extractors.gates import (
     _FOLD_TO_ASCII,
     DIGIT,
-    GateIndex,
     gate,
     matches_from,
     start_positions,
@@ -219,56 +218,6 @@ def test_gates_change_nothing_on_arbitrary_text(text: str) -> None:
 @given(st.text(max_size=200))
 def test_gates_change_nothing_on_unicode_text(text: str) -> None:
     same_output(text)
-
-
-# --- first-character lookaheads (extractors.datetimes._c) ------------------------------
-
-_LEAD = regex.compile(r"^\(\?=\[[^\]]*\]\)")
-LED = [p for p in DATETIME_PATTERNS if _LEAD.match(p.pattern.pattern)]
-
-
-def _without_lead(pattern: regex.Pattern[str]) -> regex.Pattern[str]:
-    return regex.compile(_LEAD.sub("", pattern.pattern), pattern.flags)
-
-
-def test_most_datetime_patterns_lead_with_their_first_characters() -> None:
-    assert len(LED) >= 8
-
-
-@pytest.mark.slow
-def test_first_character_leads_change_no_match_on_the_corpora() -> None:
-    texts = _corpus_texts()
-    for pat in LED:
-        plain = _without_lead(pat.pattern)
-        for text in texts:
-            assert ([m.span() for m in pat.pattern.finditer(text)]
-                    == [m.span() for m in plain.finditer(text)]), (pat.name, text)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("pat", LED, ids=lambda p: p.name)
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(data=st.data())
-def test_first_character_leads_change_no_match_on_generated_text(pat, data) -> None:
-    plain = _without_lead(pat.pattern)
-    text = data.draw(_matching_text(plain) | st.text(max_size=80)
-                     | st.sampled_from(["ſeptember 3", "\u212a", "İn the morning", "٣ days",
-                                        "٣pm", "fourteenth of ſeptember"]))
-    assert [m.span() for m in pat.pattern.finditer(text)] == [
-        m.span() for m in plain.finditer(text)]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.lists(st.lists(st.sampled_from("abcdef"), min_size=1, max_size=3),
-                         max_size=3), max_size=6),
-       st.sets(st.sampled_from("abcdefgh")))
-def test_gate_index_agrees_with_each_gate(clauses, found) -> None:
-    gates = [gate(*[list(c) for c in g]) for g in clauses]
-    index = GateIndex(gates)
-    present = frozenset(found)
-    assert index.admitted(present) == tuple(
-        i for i, g in enumerate(gates) if g.admits(present))
-    assert index.admitted(present) == index.admitted(present)  # cached answer
 
 
 # --- start positions (extractors.gates.start_positions) ---------------------------------
