@@ -4,6 +4,12 @@ An extractor reads one turn (and, if it declares ``needs_doc``, the shared spaCy
 ``Doc`` of that turn, which the pipeline computes once) and returns candidates.
 Extractors never call ``nlp()`` themselves and never touch the store.
 
+spaCy is the costly part of a turn, so an extractor that reads the Doc may say which
+parts of the turn it needs annotated, with a ``needs(turn) -> Needs`` method: the
+pipeline then runs the entity recognizer and the parser only over those character
+ranges (usually a few sentences), and every other token of the Doc carries no
+annotation. Without that method, the whole turn is annotated.
+
 Register an extractor with :func:`register`::
 
     @register("amounts.regex.v1")
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
@@ -94,9 +101,41 @@ class Candidate(BaseModel):
         return cls(start=start, end=end, text=source[start:end], **fields)
 
 
+Range = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Needs:
+    """The character ranges of a turn an extractor wants spaCy to annotate.
+
+    ``entities``: named entities (``doc.ents``); ``parse``: tags, lemmas and the
+    dependency parse. Ranges should be whole sentences: each is annotated as a text of
+    its own. Test whether a token got the parse with :func:`extractors.nlp.parsed`.
+    """
+
+    entities: tuple[Range, ...] = ()
+    parse: tuple[Range, ...] = ()
+
+    @classmethod
+    def whole(cls, text: str) -> Needs:
+        """Everything, for the whole of ``text``."""
+        every = ((0, len(text)),) if text else ()
+        return cls(entities=every, parse=every)
+
+    def __or__(self, other: Needs) -> Needs:
+        return Needs(entities=self.entities + other.entities, parse=self.parse + other.parse)
+
+    def __bool__(self) -> bool:
+        return bool(self.entities or self.parse)
+
+
 @runtime_checkable
 class Extractor(Protocol):
-    """Reads one turn, returns candidates; deterministic and side-effect free."""
+    """Reads one turn, returns candidates; deterministic and side-effect free.
+
+    An extractor with ``needs_doc`` may also define ``needs(turn) -> Needs`` (see the
+    module docstring); it is optional, so it is not part of the protocol's members.
+    """
 
     name: ClassVar[str]
     needs_doc: ClassVar[bool]

@@ -16,14 +16,16 @@ labelled by that noun.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import regex
 
+from extractors.nlp import parsed_span
+
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Doc, Span, Token
 
 #: Seconds any one pattern may run (the ``regex`` timeout).
 TIMEOUT = 1.0
@@ -117,6 +119,42 @@ class Clause:
     coordinated: bool  # joined to the previous clause of its sentence by a coordinator
 
 
+#: Words that give a clause a person (the subjects the clause rules look for).
+PERSONS = frozenset("i we you me us my our your".split())
+#: Words that join two clauses; the parse may cut a sentence at them.
+COORDINATORS = frozenset("and but or so plus".split())
+_CUE_WORD = regex.compile(r"[^\W\d_]+")
+
+
+def cue_sentences(text: str, words: frozenset[str], stems: frozenset[str] = frozenset()
+                  ) -> tuple[tuple[int, int], ...]:
+    """Return the sentences of ``text`` with a word in ``words`` (lower-cased; "we'll"
+    counts as "we") or whose :func:`stem` is in ``stems``: where rules that need one of
+    those words could fire, so where their parse is worth its cost."""
+    out = []
+    for m in SENTENCE.finditer(text, timeout=TIMEOUT):
+        for w in _CUE_WORD.findall(m.group()):
+            lw = w.lower()
+            if lw in words or (stems and stem(lw) in stems):
+                out.append(m.span())
+                break
+    return tuple(out)
+
+
+def sentences_around(text: str, spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Return the sentences of ``text`` (as :func:`clauses` cuts them) that overlap any of
+    ``spans``: the ranges an extractor asks spaCy to parse."""
+    spans = sorted(spans)
+    if not spans:
+        return ()
+    out = []
+    for m in SENTENCE.finditer(text, timeout=TIMEOUT):
+        a, b = m.span()
+        if any(s < b and a < e or s == e == a for s, e in spans):
+            out.append((a, b))
+    return tuple(out)
+
+
 def trim(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and (text[start].isspace() or text[start] in ",;:—–-\"'"):
         start += 1
@@ -131,9 +169,7 @@ def trim(text: str, start: int, end: int) -> tuple[int, int]:
 def _parse_cuts(doc: Doc | None, start: int, end: int) -> set[int]:
     """Return char offsets of coordinators that join two verbs in [start, end)."""
     cuts: set[int] = set()
-    if doc is None or not doc.has_annotation("DEP"):
-        return cuts
-    for tok in doc.char_span(start, end, alignment_mode="expand") or []:
+    for tok in parsed_span(doc, start, end) or []:
         if tok.dep_ == "conj" and tok.pos_ in {"VERB", "AUX"} and tok.head.pos_ in {"VERB",
                                                                                   "AUX"}:
             cc = [c for c in tok.head.children if c.dep_ == "cc" and c.i < tok.i]
@@ -245,10 +281,7 @@ def label_tokens(words: list[str]) -> str | None:
     return " ".join(kept[-3:]) if kept else None
 
 
-def _features_parse(text: str, clause: Clause, doc: Doc) -> Features | None:
-    span = doc.char_span(clause.start, clause.end, alignment_mode="expand")
-    if span is None or len(span) == 0:
-        return None
+def _features_parse(text: str, clause: Clause, span: Span) -> Features | None:
     inside = {t.i for t in span}
     subjects = [t for t in span if t.dep_ in {"nsubj", "nsubjpass", "expl"}
                 and t.head.i in inside]
@@ -399,10 +432,9 @@ def _offer_frame(text: str, clause: Clause, doc: Doc | None, f: Features) -> Fea
     if m is None:
         return f
     label = None
-    if doc is not None and doc.has_annotation("DEP"):
-        tok = doc.char_span(m.start("verb"), m.end("verb"), alignment_mode="expand")
-        if tok is not None and len(tok):
-            for obj in (c for c in tok[0].children if c.dep_ in {"dobj", "attr"}):
+    tok = parsed_span(doc, m.start("verb"), m.end("verb"))
+    if tok is not None:
+        for obj in (c for c in tok[0].children if c.dep_ in {"dobj", "attr"}):
                 label = label or np_label(obj)
     if label is None:
         words = [w.group() for w in WORD.finditer(text, m.end("verb"), clause.end,
@@ -414,9 +446,8 @@ def _offer_frame(text: str, clause: Clause, doc: Doc | None, f: Features) -> Fea
 
 def features(text: str, clause: Clause, doc: Doc | None) -> Features:
     """Read a clause's features from the parse when there is one, else lexically."""
-    f = None
-    if doc is not None and doc.has_annotation("DEP"):
-        f = _features_parse(text, clause, doc)
+    span = parsed_span(doc, clause.start, clause.end)
+    f = _features_parse(text, clause, span) if span is not None else None
     if f is None:
         f = _features_lexical(text, clause)
     return _offer_frame(text, clause, doc, f)

@@ -50,13 +50,15 @@ from typing import TYPE_CHECKING, NamedTuple
 import regex
 
 from extractors.amounts import money_value
-from extractors.base import Candidate, TurnView, register
+from extractors.base import Candidate, Needs, TurnView, register
 from extractors.clauses import (
     ENTITLEMENT,
     OFFER_FRAME,
+    PERSONS,
     TIMEOUT,
     Clause,
     Features,
+    cue_sentences,
     read,
     stem,
 )
@@ -124,6 +126,8 @@ _S_CLAIM = frozenset(stem(w) for w in CLAIM_VERBS)
 UNDO_STEMS = frozenset(stem(w) for w in UNDO)
 _S_CHARGE = frozenset(stem(w) for w in CHARGE)
 _S_RECEIPT = frozenset(stem(w) for w in RECEIPT)
+#: Stems that, besides a person, let a rule fire (see :meth:`CommitmentRules.needs`).
+CUE_STEMS = _S_ENT | _S_CLAIM
 
 
 # -- rules (data) ----------------------------------------------------------------------
@@ -287,3 +291,11 @@ class CommitmentRules:
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return one candidate per committing clause of ``turn``."""
         return analyze(turn, doc)
+
+    def needs(self, turn: TurnView) -> Needs:
+        """The parse of each sentence where a rule could fire: every rule wants a first
+        or second person, an entitlement subject ("the refund will be ...") or a verb of
+        agreeing or claiming, so a sentence with none of those is not worth parsing."""
+        if turn.role == "tool":
+            return Needs()
+        return Needs(parse=cue_sentences(turn.text, PERSONS, CUE_STEMS))

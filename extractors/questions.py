@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from extractors.clauses import stem
+from extractors.base import Candidate, Needs, TurnView, register
+from extractors.clauses import sentences_around, stem
+from extractors.nlp import parsed_span
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -426,9 +428,7 @@ def _expects(span: str, subtype: str, choices: list[str]) -> str:
 
 def _label(doc: Doc | None, start: int, end: int) -> str | None:
     """Return a few words naming the question's subject, from the parse if there is one."""
-    if doc is None or not doc.has_annotation("DEP") or end > len(doc.text):
-        return None
-    span = doc.char_span(start, end, alignment_mode="expand")
+    span = parsed_span(doc, start, end)
     if span is None:
         return None
     for chunk in span.noun_chunks:
@@ -457,34 +457,46 @@ class RuleQuestions:
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return one ``question`` candidate per question clause of the turn."""
-        if turn.role not in ("user", "assistant") or not turn.text:
-            return []
-        text = masked(turn.text)
-        if doc is not None and doc.text != turn.text:
-            doc = None
-        out: list[Candidate] = []
-        previous: tuple[int, int] | None = None
+        found = _questions(turn.role, turn.text)
+        if doc is None or doc.text != turn.text:
+            return list(found)
+        return [c.model_copy(update={"label": _label(doc, c.start, c.end)}) for c in found]
+
+    def needs(self, turn: TurnView) -> Needs:
+        """The parse of each sentence holding a question: it names the question's subject."""
+        spans = [(c.start, c.end) for c in _questions(turn.role, turn.text)]
+        return Needs(parse=sentences_around(turn.text, spans))
+
+
+@lru_cache(maxsize=256)
+def _questions(role: str, source: str) -> tuple[Candidate, ...]:
+    """The question candidates of one turn, without labels (they need the parse).
+    Cached: the pipeline asks for them once to plan the parse and once to extract."""
+    if role not in ("user", "assistant") or not source:
+        return ()
+    text = masked(source)
+    out: list[Candidate] = []
+    previous: tuple[int, int] | None = None
+    try:
+        spans = list(sentences(text))
+    except TimeoutError:
+        return ()
+    for start, end in spans:
         try:
-            spans = list(sentences(text))
+            clauses = _clauses(text, start, end)
         except TimeoutError:
-            return []
-        for start, end in spans:
-            try:
-                clauses = _clauses(text, start, end)
-            except TimeoutError:
-                clauses = []
-            for clause in clauses:
-                choices = _choices(text, clause, previous)
-                subtype = "choice" if choices and clause.subtype != "request" else clause.subtype
-                span = turn.text[clause.start:clause.end]
-                if clause.subtype != "request" and search(PROPOSAL, text[clause.start:clause.end]):
-                    subtype = SUGGESTION  # keeps its choices: "How about A, B or C?"
-                out.append(Candidate.of(
-                    turn.text, clause.start, clause.end, kind=Kind.QUESTION, subtype=subtype,
-                    score=clause.score, extractor=NAME, why=clause.why,
-                    label=_label(doc, clause.start, clause.end),
-                    attrs={"asker": turn.role, "expects": _expects(span, subtype, choices),
-                           "choices": choices},
-                ))
-            previous = (start, end)
-        return out
+            clauses = []
+        for clause in clauses:
+            choices = _choices(text, clause, previous)
+            subtype = "choice" if choices and clause.subtype != "request" else clause.subtype
+            span = source[clause.start:clause.end]
+            if clause.subtype != "request" and search(PROPOSAL, text[clause.start:clause.end]):
+                subtype = SUGGESTION  # keeps its choices: "How about A, B or C?"
+            out.append(Candidate.of(
+                source, clause.start, clause.end, kind=Kind.QUESTION, subtype=subtype,
+                score=clause.score, extractor=NAME, why=clause.why,
+                attrs={"asker": role, "expects": _expects(span, subtype, choices),
+                       "choices": choices},
+            ))
+        previous = (start, end)
+    return tuple(out)

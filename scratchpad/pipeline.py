@@ -1,10 +1,10 @@
 """The ingest pipeline and the public :class:`Scratchpad` API.
 
-For each turn not stored yet: parse it once with spaCy (batched over the new turns),
-run every extractor, merge overlapping candidates into records, let the resolvers move
-live records through their lifecycle, and store the turn, its records and the events
-in one transaction. Work per turn depends on the turn and the thread's live items,
-never on the whole transcript.
+For each turn not stored yet: annotate it once with spaCy (batched over the new turns,
+and only the sentences the extractors ask for), run every extractor, merge overlapping
+candidates into records, let the resolvers move live records through their lifecycle,
+and store the turn, its records and the events in one transaction. Work per turn
+depends on the turn and the thread's live items, never on the whole transcript.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import extractors as extractor_registry
 from extractors import nlp as nlp_module
-from extractors.base import Candidate, Change, Extractor, Resolver, TurnView
+from extractors.base import Candidate, Change, Extractor, Needs, Resolver, TurnView
 from extractors.merge import merge
 from scratchpad import tokens
 from scratchpad.errors import TurnConflictError, UnknownThreadError
@@ -90,7 +90,7 @@ class Scratchpad:
             raise ValueError(f"date_order must be 'dmy', 'mdy' or None, not {date_order!r}")
         self._date_order = date_order
         self._encoding = encoding
-        self._needs_doc = any(e.needs_doc for e in self.extractors)
+        self._doc_extractors = [e for e in self.extractors if e.needs_doc]
         self._resolved_kinds = frozenset(k.value for r in self.resolvers for k in r.kinds)
 
     # -- context manager ----------------------------------------------------------------
@@ -155,15 +155,7 @@ class Scratchpad:
             ))
             if m.text.strip():
                 spoke[m.role] = first + i + 1
-        docs: Iterable[Any] = [None] * len(views)
-        if self._needs_doc:
-            # Tool output is data, not prose: the JSON extractor reads it, no rule needs its
-            # parse, and a large payload would cost more than the rest of the turn.
-            prose = [v for v in views if v.role != "tool"]
-            nlp = nlp_module.load(self._model)
-            parsed = dict(zip((v.number for v in prose),
-                              nlp_module.parse(nlp, (v.text for v in prose)), strict=True))
-            docs = [parsed.get(v.number) for v in views]
+        docs = self._annotate(views)
         live: dict[str, dict[str, Record]] = {kind: {} for kind in self._resolved_kinds}
         for r in self.store.records(thread, kinds=self._resolved_kinds, statuses=RESOLVABLE):
             live[r.kind][r.id] = r
@@ -189,6 +181,36 @@ class Scratchpad:
             result.events += len(events)
         return result
 
+    def _annotate(self, views: Sequence[TurnView]) -> list[Any]:
+        """Return each turn's Doc, annotated only where its extractors need it.
+
+        Tool output is data, not prose: the JSON extractor reads it, no rule needs its
+        parse, and a large payload would cost more than the rest of the turn.
+        """
+        if not self._doc_extractors:
+            return [None] * len(views)
+        prose = [v for v in views if v.role != "tool"]
+        nlp = nlp_module.load(self._model)
+        requests = [(v.text, self.needs(v)) for v in prose]
+        annotated = dict(zip((v.number for v in prose), nlp_module.annotate(nlp, requests),
+                             strict=True))
+        return [annotated.get(v.number) for v in views]
+
+    def needs(self, view: TurnView) -> Needs:
+        """Return what of ``view`` the extractors that read the Doc need annotated."""
+        clipped = _clipped(view)
+        total = Needs()
+        for extractor in self._doc_extractors:
+            ask = getattr(extractor, "needs", None)
+            if ask is None:
+                total |= Needs.whole(clipped.text)
+                continue
+            try:
+                total |= ask(clipped)
+            except TimeoutError:
+                total |= Needs.whole(clipped.text)
+        return total
+
     def extract_turn(self, view: TurnView, doc: Any) -> list[Candidate]:
         """Run every extractor on one turn and merge the candidates.
 
@@ -197,9 +219,7 @@ class Scratchpad:
         pattern that hits its regex timeout costs that extractor's candidates for this
         turn, with a warning, never the ingest.
         """
-        clipped = view
-        if len(view.text) > nlp_module.MAX_PARSE_CHARS:
-            clipped = view.model_copy(update={"text": view.text[: nlp_module.MAX_PARSE_CHARS]})
+        clipped = _clipped(view)
         found: list[Candidate] = []
         for extractor in self.extractors:
             try:
@@ -293,6 +313,13 @@ class Scratchpad:
     def _require(self, thread: str) -> None:
         if not self.store.has_thread(thread):
             raise UnknownThreadError(thread, self.store.threads())
+
+
+def _clipped(view: TurnView) -> TurnView:
+    """The view extractors that read the Doc see: at most the parsed prefix."""
+    if len(view.text) <= nlp_module.MAX_PARSE_CHARS:
+        return view
+    return view.model_copy(update={"text": view.text[: nlp_module.MAX_PARSE_CHARS]})
 
 
 def _as_set(value: Any) -> set[str] | None:

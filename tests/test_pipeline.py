@@ -98,14 +98,13 @@ def test_tool_output_is_not_parsed(monkeypatch) -> None:
     from extractors import nlp as nlp_module
 
     seen: list[str] = []
-    real = nlp_module.parse
+    real = nlp_module.annotate
 
-    def spy(nlp, texts, batch_size=64):
-        texts = list(texts)
-        seen.extend(texts)
-        return real(nlp, texts, batch_size)
+    def spy(nlp, requests, batch_size=64):
+        seen.extend(text for text, _ in requests)
+        return real(nlp, requests, batch_size)
 
-    monkeypatch.setattr(nlp_module, "parse", spy)
+    monkeypatch.setattr(nlp_module, "annotate", spy)
     call = {"id": "c1", "type": "function",
             "function": {"name": "lookup_order", "arguments": '{"order_id": "A-77215"}'}}
     messages = [

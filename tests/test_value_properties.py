@@ -88,3 +88,33 @@ def test_entities_are_verbatim_and_filtered(nlp) -> None:
         assert text[cand.start:cand.end] == cand.text
         assert cand.score < 0.5
         assert "1150" not in cand.text
+
+
+def _entities(nlp, text: str) -> list[tuple[str, str, str]]:
+    from extractors.entities import SpacyEntities
+
+    turn = TurnView(thread="t", number=1, role="user", text=text)
+    return [(c.kind.value, c.subtype, c.text) for c in SpacyEntities().extract(turn, nlp(text))]
+
+
+def test_entities_catch_number_words_the_model_calls_cardinal(nlp) -> None:
+    # en_core_web_sm labels this CARDINAL, not MONEY; the currency word makes it money
+    assert ("amount", "money", "two hundred and fifty dollars") in _entities(
+        nlp, "We can refund two hundred and fifty dollars within a couple of weeks.")
+
+
+def test_entities_keep_calendar_periods_not_bare_parts_of_day(nlp) -> None:
+    got = _entities(nlp, "It costs three hundred euros and I need it by the end of the month.")
+    assert ("datetime", "date", "the end of the month") in got
+    got = _entities(nlp, "I work in the evening, so I'll look at it then.")
+    assert not [g for g in got if g[0] == "datetime"]
+
+
+def test_name_entities_are_identifiers_only_when_code_like(nlp) -> None:
+    got = _entities(nlp, "The new Sage Barista Express from Breville arrives, Maria Lopez said.")
+    assert not [g for g in got if g[0] == "identifier"]
+    from extractors.entities import _CODE
+
+    assert _CODE.search("KX-2231B") and _CODE.search("EU261")
+    assert not _CODE.search("Breville") and not _CODE.search("Maria Lopez")
+    assert not _CODE.search("2231")  # a number alone is not a code
