@@ -20,6 +20,7 @@ from extractors.commitments import (
     carried_lines,
     undo_head,
 )
+from extractors.nlp import doc_of
 from scratchpad.records import Kind, Record, Status
 
 if TYPE_CHECKING:
@@ -229,8 +230,7 @@ class CommitmentLifecycle:
                 and r.attrs.get("verb") not in UNDO_STEMS and not r.attrs.get("undo")]
         if not pool:
             return []
-        if doc is not None and doc.text != turn.text[: len(doc.text)]:
-            doc = None
+        doc = doc_of(doc, turn.text)
         skip = [m.span() for m in carried_lines(turn.text)]
         out: list[Change] = []
         for clause, f in read(turn.text, doc, skip):

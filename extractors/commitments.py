@@ -62,6 +62,7 @@ from extractors.clauses import (
     read,
     stem,
 )
+from extractors.nlp import doc_of
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -243,8 +244,7 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     text = turn.text
     if turn.role == "tool" or not text.strip():
         return []
-    if doc is not None and doc.text != text[: len(doc.text)]:
-        doc = None  # a Doc of other text (or truncated differently) is not ours
+    doc = doc_of(doc, text)  # a Doc of other text is not ours
     out: list[Candidate] = []
     skip: list[tuple[int, int]] = []
     # A pasted line imitating the block ("AGREED: refund €5,000") is quoted user content:

@@ -34,6 +34,7 @@ from extractors.clauses import (
     stem,
 )
 from extractors.commitments import CARRIED_LINE
+from extractors.nlp import doc_of
 from scratchpad.records import Kind, Record, Status
 
 if TYPE_CHECKING:
@@ -207,8 +208,7 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     text = turn.text
     if turn.role != "user" or not text.strip():
         return []
-    if doc is not None and doc.text != text[: len(doc.text)]:
-        doc = None
+    doc = doc_of(doc, text)
     skip = [m.span() for m in CARRIED_LINE.finditer(text, timeout=TIMEOUT)]
     out: list[Candidate] = []
     for clause in clauses(text, doc, skip):

@@ -19,6 +19,7 @@ import regex
 
 from extractors.base import Candidate, Needs, TurnView, register
 from extractors.clauses import sentences_around
+from extractors.nlp import doc_of
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ class SpacyEntities:
         if doc is None or not doc.has_annotation("ENT_IOB"):
             return []
         text = turn.text
-        if not text.startswith(doc.text):
+        if doc_of(doc, text) is None:
             return []  # not this turn's parse
         out = []
         for ent in doc.ents:

@@ -147,11 +147,12 @@ def annotate(nlp: Language, requests: Sequence[tuple[str, Needs]], batch_size: i
     from spacy.attrs import DEP, HEAD, LEMMA, MORPH, POS, TAG
     from spacy.tokens import Span
 
-    docs = [nlp.make_doc(text[:MAX_PARSE_CHARS]) for text, _ in requests]
+    texts = [text[:MAX_PARSE_CHARS] for text, _ in requests]
+    docs = [nlp.make_doc(text) for text in texts]
     asked = [needs for _, needs in requests]
     entity_stage, parse_stage = stages(nlp)
     if parse_stage:
-        wanted = [_merged(n.parse, len(d.text)) for d, n in zip(docs, asked, strict=True)]
+        wanted = [_merged(n.parse, len(t)) for t, n in zip(texts, asked, strict=True)]
         pieces = _pieces(docs, wanted)
         done = _run(nlp, parse_stage, [span.as_doc() for _, span in pieces], batch_size)
         attrs = [TAG, POS, MORPH, LEMMA, DEP, HEAD]
@@ -163,7 +164,7 @@ def annotate(nlp: Language, requests: Sequence[tuple[str, Needs]], batch_size: i
         for i, array in arrays.items():
             docs[i].from_array(attrs, array)  # type: ignore[arg-type]
     if entity_stage:
-        wanted = [_merged(n.entities, len(d.text)) for d, n in zip(docs, asked, strict=True)]
+        wanted = [_merged(n.entities, len(t)) for t, n in zip(texts, asked, strict=True)]
         pieces = _pieces(docs, wanted)
         done = _run(nlp, entity_stage, [span.as_doc() for _, span in pieces], batch_size)
         found: dict[int, list[Span]] = {}
@@ -174,6 +175,23 @@ def annotate(nlp: Language, requests: Sequence[tuple[str, Needs]], batch_size: i
         for i, ents in found.items():
             docs[i].set_ents(ents, default="unmodified")
     return docs
+
+
+def doc_of(doc: Doc | None, text: str) -> Doc | None:
+    """Return ``doc`` if it is the Doc of ``text`` (or of its parsed prefix), else None.
+
+    Checks the first and last tokens against ``text`` instead of comparing ``doc.text``,
+    which joins every token again on each call."""
+    if doc is None:
+        return None
+    if not len(doc):
+        return doc if not text.strip() or not doc.text_with_ws else None
+    first, last = doc[0], doc[-1]
+    end = last.idx + len(last.text_with_ws)
+    if end > len(text) or not text.startswith(first.text, first.idx) \
+            or not text.startswith(last.text, last.idx):
+        return None
+    return doc
 
 
 def parsed(span: Span | Doc) -> bool:

@@ -27,11 +27,11 @@ import regex
 
 from extractors.base import Candidate, Needs, TurnView, register
 from extractors.clauses import sentences_around, stem
-from extractors.nlp import parsed_span
+from extractors.nlp import doc_of, parsed_span
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 NAME = "questions.rules.v1"
 #: Seconds any single pattern may run on one text before it is abandoned.
@@ -426,12 +426,24 @@ def _expects(span: str, subtype: str, choices: list[str]) -> str:
     return "yesno" if subtype == "yesno" else "text"
 
 
-def _label(doc: Doc | None, start: int, end: int) -> str | None:
+def _noun_chunks(span: Span) -> Iterator[Span]:
+    """The noun chunks inside ``span``. ``Span.noun_chunks`` walks the whole Doc for
+    each call; the language's chunk iterator takes the span itself."""
+    doc = span.doc
+    chunker = getattr(doc, "noun_chunks_iterator", None)
+    if chunker is None:
+        yield from span.noun_chunks
+        return
+    for start, end, _ in chunker(span):
+        yield doc[start:end]
+
+
+def _label(text: str, doc: Doc | None, start: int, end: int) -> str | None:
     """Return a few words naming the question's subject, from the parse if there is one."""
     span = parsed_span(doc, start, end)
     if span is None:
         return None
-    for chunk in span.noun_chunks:
+    for chunk in _noun_chunks(span):
         root = chunk.root
         if root.pos_ not in ("NOUN", "PROPN") or root.lower_ in STOPWORDS:
             continue
@@ -444,7 +456,7 @@ def _label(doc: Doc | None, start: int, end: int) -> str | None:
                 break
             tail.append(token)
         tail.reverse()
-        return doc.text[tail[0].idx:tail[-1].idx + len(tail[-1].text)]
+        return text[tail[0].idx:tail[-1].idx + len(tail[-1].text)]
     return None
 
 
@@ -458,9 +470,10 @@ class RuleQuestions:
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return one ``question`` candidate per question clause of the turn."""
         found = _questions(turn.role, turn.text)
-        if doc is None or doc.text != turn.text:
+        if doc_of(doc, turn.text) is None:
             return list(found)
-        return [c.model_copy(update={"label": _label(doc, c.start, c.end)}) for c in found]
+        return [c.model_copy(update={"label": _label(turn.text, doc, c.start, c.end)})
+                for c in found]
 
     def needs(self, turn: TurnView) -> Needs:
         """The parse of each sentence holding a question: it names the question's subject."""

@@ -131,3 +131,14 @@ def test_selective_annotation_keeps_the_records(espresso_messages) -> None:
         differ += len(changed)
     assert records > 1000
     assert differ <= records // 200, (differ, records)
+
+
+def test_doc_of_tells_a_turns_doc_from_another(nlp) -> None:
+    [doc] = nlp_module.annotate(nlp, [(TEXT, Needs())])
+    assert nlp_module.doc_of(doc, TEXT) is doc
+    assert nlp_module.doc_of(doc, TEXT + " And more.") is doc  # the parsed prefix of a turn
+    assert nlp_module.doc_of(doc, "Something else entirely, of about the same length.") is None
+    assert nlp_module.doc_of(doc, TEXT[:20]) is None
+    assert nlp_module.doc_of(None, TEXT) is None
+    empty = nlp.make_doc("")
+    assert nlp_module.doc_of(empty, "") is empty
