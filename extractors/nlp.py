@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -82,13 +82,6 @@ def model_name(nlp: Language) -> str:
     """Return ``lang_name-version`` of a loaded pipeline, e.g. ``en_core_web_sm-3.8.0``."""
     meta = nlp.meta
     return f"{meta.get('lang', 'xx')}_{meta.get('name', 'blank')}-{meta.get('version', '0')}"
-
-
-def parse(nlp: Language, texts: Iterable[str], batch_size: int = 64) -> Iterator[Doc]:
-    """Parse texts in one batched pass, in order. Over-long texts are truncated for the
-    parse only; extractors that need the full text read the turn itself."""
-    clipped = (text if len(text) <= MAX_PARSE_CHARS else text[:MAX_PARSE_CHARS] for text in texts)
-    yield from nlp.pipe(clipped, batch_size=batch_size)
 
 
 def stages(nlp: Language) -> tuple[list[str], list[str]]:
