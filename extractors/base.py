@@ -55,6 +55,8 @@ class TurnView(BaseModel):
     text: str
     timestamp: datetime | None = None
     tool_name: str | None = None
+    #: For a tool result, the JSON arguments of the call it answers (what was done).
+    tool_arguments: str | None = None
     #: For each role, the number of the latest earlier turn of that role that had text
     #: (tool-call-only turns do not count): lets resolvers tell a direct reply from a
     #: later one without reading the transcript.

@@ -21,6 +21,7 @@ from extractors.commitments import (
     undo_head,
 )
 from extractors.nlp import doc_of
+from extractors.overlap import argument_values, reads_only, terms, ties
 from scratchpad.records import Kind, Record, Status
 
 if TYPE_CHECKING:
@@ -54,6 +55,11 @@ DONE = regex.compile(
     r"\b(?:is|are)\s+(?:held|booked|issued|processed|sent|done|confirmed|reserved)\b",
     regex.IGNORECASE,
 )
+#: The user says a promised thing reached them ("the e-ticket just arrived").
+RECEIVED = regex.compile(
+    r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
+    r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
+    regex.IGNORECASE)
 TOOL_FAILURE = regex.compile(r"\b(?:error|fail(?:ed|ure)?|denied|invalid|not\s+found)\b|"
                              r"\"ok\"\s*:\s*false|\"success\"\s*:\s*false", regex.IGNORECASE)
 _PENDING = {"offered", "agreed", "promised"}
@@ -175,9 +181,9 @@ class CommitmentLifecycle:
             older = [r for r in older if r.id not in touched]
             changes += self._revocations(turn, new, older)
             changes += self._corrections(turn, new, older)
-        if turn.role in {"assistant", "tool"}:
-            touched = {c.record_id for c in changes}
-            changes += self._fulfilment(turn, [r for r in older if r.id not in touched])
+        # Any role fulfils: the agent reports it, a tool does it, the user says it arrived.
+        touched = {c.record_id for c in changes}
+        changes += self._fulfilment(turn, [r for r in older if r.id not in touched])
         return changes
 
     def _acceptance(self, turn: TurnView, older: list[Record]) -> list[Change]:
@@ -302,25 +308,40 @@ class CommitmentLifecycle:
             return []
         out = []
         if turn.role == "tool":
-            if TOOL_FAILURE.search(turn.text, timeout=TIMEOUT):
-                return []
-            keys = {stem(w) for w in regex.split(r"[_\W]+", turn.tool_name or "") if w}
-            for r in pending:
-                if keys & (_words(r.label) | {r.attrs.get("verb", "")}):
-                    out.append(Change.status(r, Status.FULFILLED, turn, 0, len(turn.text),
-                                             note=f"tool {turn.tool_name}"))
-            return out
+            return self._done_by_tool(turn, pending)
         for clause in clauses(turn.text):
             ctext = turn.text[clause.start:clause.end]
-            if clause.question or not DONE.search(ctext, timeout=TIMEOUT):
+            if clause.question:
                 continue
+            received = turn.role == "user" and RECEIVED.search(ctext, timeout=TIMEOUT)
+            if not received and (turn.role == "user" or not DONE.search(ctext, timeout=TIMEOUT)):
+                continue  # the user reports only receipt of what the agent promised
             if CONDITION_CUE.search(ctext, timeout=TIMEOUT) and "once" in ctext.lower():
                 continue
             words = {stem(w) for w in regex.findall(r"\w+", ctext)}
+            said = terms(ctext) if received else set()
             for r in pending:
                 if r.id in {c.record_id for c in out}:
                     continue
-                if _words(r.label) and _words(r.label) <= words:
+                if (_words(r.label) and _words(r.label) <= words) or (
+                        received and terms(r.text) & said):
                     out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
-                                             clause.end, note="done"))
+                                             clause.end, note="received" if received else "done"))
+        return out
+
+    def _done_by_tool(self, turn: TurnView, pending: list[Record]) -> list[Change]:
+        """A successful action tool fulfils what its name or arguments name: ``cancel_hold``
+        for "I'll cancel the hold", ``change_booking(train="FR 9519")`` for the agreed
+        move to FR 9519. A tool that only reads (``get_order``) fulfils nothing."""
+        if TOOL_FAILURE.search(turn.text, timeout=TIMEOUT) or reads_only(turn.tool_name):
+            return []
+        keys = {stem(w) for w in regex.split(r"[_\W]+", turn.tool_name or "") if w}
+        done = terms(argument_values(turn.tool_arguments))
+        out = []
+        for r in pending:
+            verb = r.attrs.get("verb", "")
+            named = keys & (_words(r.label) | {verb})
+            if named or ties(terms(r.text), done, extra=int(bool(verb) and verb in keys)):
+                out.append(Change.status(r, Status.FULFILLED, turn, 0, len(turn.text),
+                                         note=f"tool {turn.tool_name}"))
         return out

@@ -35,6 +35,7 @@ from extractors.clauses import (
 )
 from extractors.commitments import CARRIED_LINE
 from extractors.nlp import doc_of
+from extractors.overlap import argument_values, reads_only, specific, terms
 from scratchpad.records import Kind, Record, Status
 
 if TYPE_CHECKING:
@@ -253,6 +254,18 @@ WITHDRAW = regex.compile(
     r"no\s+longer\s+(?:need|matters?)|doesn['’]?t\s+matter\s+any\s?more|"
     r"(?:is|are)\s+(?:fine|ok(?:ay)?)\s+after\s+all|you\s+can\s+(?:touch|use|change|edit)|"
     r"drop\s+the)\b", _I)
+#: A report that something was not done: "nothing under migrations/ changed", "no
+#: dependencies were added", "I left refund() untouched".
+KEPT = regex.compile(
+    r"\b(?:nothing|none|no|not|never|without)\b.{0,60}?\b(?:\w+ed|changed|touched|added|"
+    r"sent|made|done|used|written|taken)\b|\b(?:left|kept)\b.{0,60}?\b(?:alone|untouched|"
+    r"intact|unchanged|as\s+(?:it\s+)?(?:is|was))\b|\b(?:untouched|unchanged)\b",
+    _I)
+#: A clause about what will or could happen reports nothing done.
+FUTURE = regex.compile(r"\b(?:will|won['’]?t|['’]ll|can|could|would|should|shall|going\s+to)\b",
+                       _I)
+TOOL_FAILURE = regex.compile(r"\b(?:error|fail(?:ed|ure)?|denied|invalid|not\s+found)\b|"
+                             r"\"ok\"\s*:\s*false|\"success\"\s*:\s*false", _I)
 _CONCESSION_STEMS = frozenset(stem(w) for w in (
     "waive refund cover credit reimburse compensate discount reduce drop remove cancel "
     "exempt absorb pay comp").split())
@@ -305,11 +318,54 @@ class ConstraintLifecycle:
         new_ids = {r.id for r in new}
         older = [r for r in live if r.id not in new_ids and r.turn < turn.number]
         if turn.role == "assistant":
-            return self._satisfied(turn, [r for r in new if r.kind == Kind.COMMITMENT],
-                                   older)
+            met = self._satisfied(turn, [r for r in new if r.kind == Kind.COMMITMENT], older)
+            done = {c.record_id for c in met}
+            return met + self._kept(turn, [r for r in older if r.id not in done])
         if turn.role == "user":
             return self._withdrawn(turn, doc, older)
-        return []
+        return self._done_by_tool(turn, older)
+
+    def _done_by_tool(self, turn: TurnView, older: list[Record]) -> list[Change]:
+        """A successful action tool whose arguments carry what a requirement or a
+        preference asks for meets it: ``change_booking(seat_preference="quiet")`` for
+        "I'd prefer a quiet carriage", ``run_command("python3.9 -m pytest")`` for "keep it
+        Python 3.9 compatible". Tools that only read meet nothing."""
+        if turn.tool_arguments is None or reads_only(turn.tool_name) \
+                or TOOL_FAILURE.search(turn.text, timeout=TIMEOUT):
+            return []
+        done = terms(argument_values(turn.tool_arguments))
+        out = []
+        for r in older:
+            if r.status != Status.ACTIVE.value or r.subtype == "prohibition":
+                continue
+            shared = terms(r.text) & done
+            if shared and (any(specific(t) for t in shared) or _words(r.label) & shared):
+                out.append(Change.status(r, Status.SATISFIED, turn, 0, len(turn.text),
+                                         note=f"met by tool {turn.tool_name}",
+                                         satisfied_turn=turn.number))
+        return out
+
+    def _kept(self, turn: TurnView, older: list[Record]) -> list[Change]:
+        """An agent report that it did not do what a prohibition forbids keeps it:
+        "nothing under migrations/ changed" for "don't touch the migrations directory"."""
+        pending = [r for r in older if r.status == Status.ACTIVE.value
+                   and r.subtype == "prohibition"]
+        if not pending:
+            return []
+        out = []
+        for clause in clauses(turn.text):
+            ctext = turn.text[clause.start:clause.end]
+            if clause.question or not KEPT.search(ctext, timeout=TIMEOUT) \
+                    or FUTURE.search(ctext, timeout=TIMEOUT):
+                continue
+            said = terms(ctext)
+            for r in pending:
+                if r.id not in {c.record_id for c in out} and terms(r.text) & said:
+                    out.append(Change.status(r, Status.SATISFIED, turn, clause.start,
+                                             clause.end, note=f"kept, turn {turn.number}",
+                                             satisfied_turn=turn.number,
+                                             satisfied_text=ctext))
+        return out
 
     def _satisfied(self, turn: TurnView, commitments: list[Record],
                    older: list[Record]) -> list[Change]:

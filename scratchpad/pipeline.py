@@ -138,7 +138,7 @@ class Scratchpad:
         fresh = turns[first:]
         if not fresh:
             return result
-        tool_names = _tool_names(turns)
+        tool_calls = _tool_calls(turns)
         spoke = self.store.last_text_turns(thread) if first else {}
         views = []
         for i, m in enumerate(fresh):
@@ -148,7 +148,8 @@ class Scratchpad:
                 role=m.role,  # type: ignore[arg-type]
                 text=m.text,
                 timestamp=m.timestamp,
-                tool_name=tool_names.get(m.tool_call_id or ""),
+                tool_name=tool_calls.get(m.tool_call_id or "", (None, None))[0],
+                tool_arguments=tool_calls.get(m.tool_call_id or "", (None, None))[1],
                 previous_by_role=dict(spoke),
                 reference=self._reference or m.timestamp,
                 date_order=self._date_order,
@@ -339,14 +340,16 @@ def _message_tokens(message: Message, encoding: str | None) -> int:
     return total
 
 
-def _tool_names(turns: Sequence[Message]) -> dict[str, str]:
-    names: dict[str, str] = {}
+def _tool_calls(turns: Sequence[Message]) -> dict[str, tuple[str, str | None]]:
+    """Return each tool call's name and JSON arguments, by call id."""
+    calls: dict[str, tuple[str, str | None]] = {}
     for m in turns:
         for call in m.tool_calls or []:
             fn = call.get("function") or {}
             if isinstance(call.get("id"), str) and isinstance(fn.get("name"), str):
-                names[call["id"]] = fn["name"]
-    return names
+                args = fn.get("arguments")
+                calls[call["id"]] = (fn["name"], args if isinstance(args, str) else None)
+    return calls
 
 
 def _to_record(c: Candidate, view: TurnView) -> Record:

@@ -1,0 +1,117 @@
+"""Later turns as evidence: tool calls that do what was promised or asked, the user
+saying a promised thing arrived, the agent reporting it left alone what was forbidden."""
+
+from __future__ import annotations
+
+import json
+
+from extractors.overlap import argument_values, reads_only, terms, ties
+from scratchpad import Scratchpad
+
+
+def call(n: int, name: str, **arguments: object) -> dict:
+    return {"role": "assistant", "content": None, "tool_calls": [
+        {"id": f"c{n}", "type": "function",
+         "function": {"name": name, "arguments": json.dumps(arguments)}}]}
+
+
+def result(n: int, payload: dict) -> dict:
+    return {"role": "tool", "tool_call_id": f"c{n}", "content": json.dumps(payload)}
+
+
+def statuses(messages: list[dict], kind: str) -> dict[str, str]:
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        return {r.text: r.status for r in pad.records("t", kind=kind)}
+
+
+OFFER = [
+    {"role": "user", "content": "I need to change my train on 3 October, booking 8XK4PD."},
+    {"role": "assistant", "content": "I can move you to the 10:35 Frecciarossa, FR 9519, "
+                                     "for €18.00 extra."},
+    {"role": "user", "content": "The 10:35 works, go ahead."},
+]
+
+
+def test_an_action_tool_with_the_agreed_values_fulfils_the_agreement() -> None:
+    messages = OFFER + [call(1, "change_booking", booking="8XK4PD", train="FR 9519"),
+                        result(1, {"status": "confirmed", "seat": "14A"})]
+    got = statuses(messages, "commitment")
+    assert got["I can move you to the 10:35 Frecciarossa, FR 9519, for €18.00 extra"] \
+        == "fulfilled"
+
+
+def test_a_lookup_or_a_failed_action_fulfils_nothing() -> None:
+    lookup = OFFER + [call(1, "search_trains", train="FR 9519"),
+                      result(1, {"options": [{"train": "FR 9519"}]})]
+    failed = OFFER + [call(1, "change_booking", train="FR 9519"),
+                      result(1, {"error": "seat map unavailable"})]
+    for messages in (lookup, failed):
+        assert set(statuses(messages, "commitment").values()) == {"active"}
+
+
+def test_the_user_saying_it_arrived_fulfils_the_promise() -> None:
+    messages = [
+        {"role": "user", "content": "Please move me to Friday."},
+        {"role": "assistant", "content": "Done. I'll send the new e-ticket to your email "
+                                         "within the hour."},
+        {"role": "user", "content": "Thanks, the e-ticket just arrived."},
+    ]
+    got = statuses(messages, "commitment")
+    assert got["I'll send the new e-ticket to your email within the hour"] == "fulfilled"
+
+
+def test_an_unrelated_arrival_fulfils_nothing() -> None:
+    messages = [
+        {"role": "assistant", "content": "I'll send the new e-ticket to your email."},
+        {"role": "user", "content": "My parcel just arrived, by the way."},
+    ]
+    assert set(statuses(messages, "commitment").values()) == {"active"}
+
+
+CODING = [
+    {"role": "user", "content": "Fix the failing VAT test. Don't touch the migrations "
+                                "directory. Keep it Python 3.9 compatible."},
+]
+
+
+def test_a_run_with_what_a_requirement_names_meets_it() -> None:
+    messages = CODING + [call(1, "run_command", cmd="python3.9 -m pytest tests/ -q"),
+                         result(1, {"exit_code": 0, "stdout": "214 passed"})]
+    got = statuses(messages, "constraint")
+    assert got["Keep it Python 3.9 compatible"] == "satisfied"
+    assert got["Don't touch the migrations directory"] == "active"  # a run keeps no ban
+
+
+def test_a_report_of_leaving_it_alone_keeps_a_prohibition() -> None:
+    report = {"role": "assistant", "content": "All tests pass; nothing under migrations/ "
+                                              "changed."}
+    promise = {"role": "assistant", "content": "I will check whether migrations need work."}
+    assert statuses(CODING + [report], "constraint")[
+        "Don't touch the migrations directory"] == "satisfied"
+    assert statuses(CODING + [promise], "constraint")[
+        "Don't touch the migrations directory"] == "active"
+
+
+def test_terms_keep_numbers_codes_and_uncommon_words() -> None:
+    assert {"3.9", "python", "compatibl"} <= terms("Keep it Python 3.9 compatible")  # stems
+    assert "billing/totals.py" in terms("I'll fix billing/totals.py")
+    assert "8xk4pd" in terms("booking 8XK4PD")
+    assert not terms("I will do it for you, please")
+
+
+def test_ties_need_a_code_or_two_words() -> None:
+    assert ties({"9519", "train"}, {"9519"})
+    assert not ties({"train", "seat"}, {"train", "window"})
+    assert ties({"train", "seat"}, {"train", "seat"})
+    assert ties({"test", "regression"}, {"test"}, extra=1)
+
+
+def test_tool_arguments_give_their_values_not_their_keys() -> None:
+    values = argument_values(json.dumps({"seat_preference": "quiet", "n": 2,
+                                         "files": ["a.py", {"path": "b.py"}], "ok": True}))
+    assert values.split("\n") == ["quiet", "2", "a.py", "b.py"]
+    assert argument_values("not json") == "not json"
+    assert argument_values(None) == ""
+    assert reads_only("get_order") and reads_only("lookup-customer")
+    assert reads_only("search_trains") and not reads_only("change_booking")
