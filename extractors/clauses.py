@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import regex
@@ -82,6 +83,7 @@ _PREPS = frozenset("for to as on in at from with by against until within of abou
                    "too also well because unless".split())
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Return a crude stem that maps inflections of one verb or noun to one key."""
     w = _IRREGULAR.get(word.lower(), word.lower())

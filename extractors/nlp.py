@@ -9,8 +9,8 @@ pipeline, where no token is parsed.
 
 :func:`annotate` runs the pipeline selectively: every turn is tokenized, and only the
 character ranges extractors asked for (:class:`extractors.base.Needs`) go through the
-entity recognizer or the tagger, parser and lemmatizer, each range as a text of its own,
-batched across turns. The annotations are then written back into the turn's one
+entity recognizer or the tagger, parser and lemmatizer: a turn's ranges are joined into
+one Doc per stage, batched across turns. The annotations are then written back into the turn's one
 ``Doc``, so offsets are the turn's own. Tokens outside every range carry no tag,
 lemma, dependency or entity: :func:`parsed` tells a rule whether it may read them.
 """
@@ -120,14 +120,65 @@ def _run(nlp: Language, components: list[str], docs: list[Doc], batch_size: int)
     return list(stream)
 
 
-def _pieces(docs: list[Doc], wanted: list[list[Range]]) -> list[tuple[int, Span]]:
-    out = []
-    for i, (doc, ranges) in enumerate(zip(docs, wanted, strict=True)):
+class _Joined:
+    """The asked-for ranges of one turn's Doc, joined into one Doc for a stage to run on
+    (one Doc per turn keeps spaCy's per-Doc overhead per turn, not per sentence), with
+    the index in the turn's Doc of each of its tokens."""
+
+    def __init__(self, nlp: Language, doc: Doc, ranges: list[Range]):
+        from spacy.tokens import Doc as DocType
+
+        self.origin: list[int] = []
+        words: list[str] = []
+        spaces: list[bool] = []
         for a, b in ranges:
             span = doc.char_span(a, b, alignment_mode="expand")
-            if span is not None and len(span):
-                out.append((i, span))
-    return out
+            if span is None or not len(span):
+                continue
+            for tok in span:
+                self.origin.append(tok.i)
+                words.append(tok.text)
+                spaces.append(bool(tok.whitespace_))
+            spaces[-1] = True  # keep two ranges two words apart
+        self.doc = DocType(nlp.vocab, words=words, spaces=spaces) if words else None
+
+
+def _stage(nlp: Language, components: list[str], docs: list[Doc], wanted: list[list[Range]],
+           batch_size: int) -> list[tuple[int, _Joined]]:
+    joined = [(i, _Joined(nlp, doc, ranges)) for i, (doc, ranges)
+              in enumerate(zip(docs, wanted, strict=True)) if ranges]
+    joined = [(i, j) for i, j in joined if j.doc is not None]
+    done = _run(nlp, components, [j.doc for _, j in joined], batch_size)  # type: ignore[misc]
+    for (_, j), sub in zip(joined, done, strict=True):
+        j.doc = sub
+    return joined
+
+
+def _write_parse(doc: Doc, joined: _Joined) -> None:
+    """Copy tags, lemmas and the dependency tree of ``joined`` into ``doc``."""
+    import numpy
+    from spacy.attrs import DEP, HEAD, LEMMA, MORPH, POS, TAG
+
+    attrs = [TAG, POS, MORPH, LEMMA, DEP, HEAD]
+    origin = numpy.asarray(joined.origin, dtype=numpy.int64)
+    sub = joined.doc.to_array(attrs)  # type: ignore[union-attr]
+    heads = sub[:, 5].astype(numpy.int64) + numpy.arange(len(origin))  # absolute, joined
+    sub[:, 5] = (origin[heads] - origin).astype(numpy.uint64)  # relative, in ``doc``
+    array = doc.to_array(attrs)
+    array[origin] = sub
+    doc.from_array(attrs, array)
+
+
+def _write_entities(doc: Doc, joined: _Joined) -> None:
+    """Copy the entities of ``joined`` into ``doc`` (not one that spans two ranges)."""
+    from spacy.tokens import Span
+
+    origin = joined.origin
+    ents = [Span(doc, origin[e.start], origin[e.end - 1] + 1, label=e.label_)
+            for e in joined.doc.ents  # type: ignore[union-attr]
+            if origin[e.end - 1] - origin[e.start] == e.end - 1 - e.start]
+    if ents:
+        doc.set_ents(ents, default="unmodified")
 
 
 def annotate(nlp: Language, requests: Sequence[tuple[str, Needs]], batch_size: int = 64
@@ -137,36 +188,18 @@ def annotate(nlp: Language, requests: Sequence[tuple[str, Needs]], batch_size: i
     Over-long texts are clipped to :data:`MAX_PARSE_CHARS` for the Doc; extractors that
     need the full text read the turn itself.
     """
-    from spacy.attrs import DEP, HEAD, LEMMA, MORPH, POS, TAG
-    from spacy.tokens import Span
-
     texts = [text[:MAX_PARSE_CHARS] for text, _ in requests]
     docs = [nlp.make_doc(text) for text in texts]
     asked = [needs for _, needs in requests]
     entity_stage, parse_stage = stages(nlp)
     if parse_stage:
         wanted = [_merged(n.parse, len(t)) for t, n in zip(texts, asked, strict=True)]
-        pieces = _pieces(docs, wanted)
-        done = _run(nlp, parse_stage, [span.as_doc() for _, span in pieces], batch_size)
-        attrs = [TAG, POS, MORPH, LEMMA, DEP, HEAD]
-        arrays: dict[int, object] = {}
-        for (i, span), sub in zip(pieces, done, strict=True):
-            if i not in arrays:
-                arrays[i] = docs[i].to_array(attrs)
-            arrays[i][span.start:span.end] = sub.to_array(attrs)  # type: ignore[index]
-        for i, array in arrays.items():
-            docs[i].from_array(attrs, array)  # type: ignore[arg-type]
+        for i, joined in _stage(nlp, parse_stage, docs, wanted, batch_size):
+            _write_parse(docs[i], joined)
     if entity_stage:
         wanted = [_merged(n.entities, len(t)) for t, n in zip(texts, asked, strict=True)]
-        pieces = _pieces(docs, wanted)
-        done = _run(nlp, entity_stage, [span.as_doc() for _, span in pieces], batch_size)
-        found: dict[int, list[Span]] = {}
-        for (i, span), sub in zip(pieces, done, strict=True):
-            ents = found.setdefault(i, [])
-            ents.extend(Span(docs[i], span.start + ent.start, span.start + ent.end,
-                             label=ent.label_) for ent in sub.ents)
-        for i, ents in found.items():
-            docs[i].set_ents(ents, default="unmodified")
+        for i, joined in _stage(nlp, entity_stage, docs, wanted, batch_size):
+            _write_entities(docs[i], joined)
     return docs
 
 
@@ -189,7 +222,11 @@ def doc_of(doc: Doc | None, text: str) -> Doc | None:
 
 def parsed(span: Span | Doc) -> bool:
     """True when every token of ``span`` got the dependency parse."""
-    return len(span) > 0 and all(t.dep != 0 for t in span)
+    if not len(span):
+        return False
+    from spacy.attrs import DEP
+
+    return bool(span.to_array([DEP]).all())  # one array, not a Token object per token
 
 
 def parsed_span(doc: Doc | None, start: int, end: int) -> Span | None:
