@@ -15,7 +15,10 @@ shared machine falls on both alike.
 * ``*_turns_per_s``: the same turns, one at a time;
 * ``scratchpad_bulk_turns_per_s``: ``extract``-style, whole conversations at once
   (the spaCy pass batched with ``nlp.pipe``);
-* ``*_load_s``: building each engine, model load included; ``rss_mb`` at the end.
+* ``*_load_s``: building each engine, model load included; ``rss_mb`` at the end;
+* ``scratchpad_split_ms``: where Scratchpad's turn goes, mean ms per turn: ``annotate``
+  (spaCy over the sentences extractors asked for, ``needs`` included), ``needs``
+  (deciding those sentences), ``extract`` (extractors and resolvers), ``store``.
 
 Offline: Presidio's email recognizer would fetch a public-suffix list, so this sets
 ``TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS=""`` before importing it.
@@ -54,6 +57,20 @@ def presidio_engine(model: str):
     return AnalyzerEngine(nlp_engine=provider.create_engine(), supported_languages=["en"])
 
 
+def timed(owner: object, method: str, totals: dict[str, float], key: str) -> None:
+    """Wrap ``owner.method`` so that its wall time adds up in ``totals[key]``."""
+    inner = getattr(owner, method)
+
+    def wrapper(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            totals[key] += time.perf_counter() - started
+
+    setattr(owner, method, wrapper)
+
+
 def summary(prefix: str, ms: list[float]) -> dict[str, float]:
     return {f"{prefix}_turn_ms_median": round(statistics.median(ms), 2),
             f"{prefix}_turn_ms_p95": round(statistics.quantiles(ms, n=20)[18], 2),
@@ -81,6 +98,11 @@ def main() -> None:
     engine.analyze(text="Order A-77215, refund €930.", language="en")
     presidio_load = time.perf_counter() - started
 
+    split = {"annotate": 0.0, "needs": 0.0, "extract": 0.0, "store": 0.0}
+    timed(pad, "_annotate", split, "annotate")
+    timed(pad, "needs", split, "needs")
+    timed(pad, "_process", split, "extract")
+    timed(pad.store, "add_turn", split, "store")
     ours: list[float] = []
     theirs: list[float] = []
     for n, turns in enumerate(conversations):
@@ -113,6 +135,7 @@ def main() -> None:
         **summary("presidio", theirs),
         "scratchpad_bulk_turns_per_s": round(bulk, 1),
         "speedup_median": round(statistics.median(theirs) / statistics.median(ours), 2),
+        "scratchpad_split_ms": {k: round(v * 1000 / len(ours), 2) for k, v in split.items()},
         "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
     json.dump(out, sys.stdout)
