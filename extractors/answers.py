@@ -62,9 +62,13 @@ VALUE_PATTERNS: dict[str, regex.Pattern[str]] = {
                      r"\b[A-Z]{1,6}-?\d{3,12}\b|\b\d{5,}\b", regex.VERSION0),
 }
 
+#: What a withdrawal may name: "the taxi question", "my earlier question about the wait",
+#: "the mktime thing", "checking the passport".
+_WHAT = r"(?:the\s+|my\s+|that\s+)?(?:[\p{L}\d'-]+\s+){0,5}?(?:question|thing|bit|part|one)\b"
 WITHDRAWAL = rx(
-    r"\bnever\s*mind\b|\bforget\s+(?:it|that|about\s+(?:it|that)|i\s+asked|my\s+question)\b|"
-    r"\bscratch\s+that\b|\bignore\s+(?:that|my\s+(?:last\s+)?question)\b|"
+    rf"\bnever\s*mind\b|\bforget\s+(?:it|that|about\s+(?:it|that)|i\s+asked|{_WHAT})|"
+    rf"\bscratch\s+(?:that|{_WHAT})|\b(?:ignore|disregard)\s+(?:that|{_WHAT})|"
+    r"\bdon't\s+(?:bother|worry\s+about\s+(?:it|that|the|checking)\b)|"
     r"\bdoesn't\s+matter\b|\bno\s+need\s+to\s+(?:check|answer|look)\b"
 )
 #: A reply that reports a failed action rather than answering ("Sorry, I couldn't book it").
@@ -297,6 +301,24 @@ def _settle(turn: TurnView, reply: _Reply, record: Record, level: str, *, last: 
     return []
 
 
+#: Words of a withdrawal that name no question ("ignore the question").
+_WITHDRAW_WORDS = frozenset({"question", "thing", "bit", "part", "ignor", "forget", "scratch",
+                             "disregard", "mind", "worry", "bother", "earlier", "check"})
+
+
+def _withdrawn(turn: TurnView, reply: _Reply, own: list[Record]) -> list[Change]:
+    """Withdraw the asker's questions a withdrawal names ("ignore the taxi question"),
+    else those of the asker's latest question turn ("never mind")."""
+    start, end = reply.withdrawal  # type: ignore[misc]
+    said = terms(reply.text[start:end]) - _WITHDRAW_WORDS
+    named = [r for r in own if said & _subject(r)]
+    if not named:
+        latest_turn = max(r.turn for r in own)
+        named = [r for r in own if r.turn == latest_turn]
+    return [Change.status(r, Status.WITHDRAWN, turn, start, end, note="withdrawn by asker")
+            for r in named]
+
+
 @register_resolver(RESOLVER_NAME)
 class AnswerLinker:
     """Mark live questions answered, deferred or withdrawn by a new turn."""
@@ -317,11 +339,7 @@ class AnswerLinker:
         changes: list[Change] = []
         own = [r for r in earlier if _asker(r) == turn.role]
         if reply.withdrawal and own:
-            latest_turn = max(r.turn for r in own)
-            for record in own:
-                if record.turn == latest_turn:
-                    changes.append(Change.status(record, Status.WITHDRAWN, turn,
-                                                 *reply.withdrawal, note="withdrawn by asker"))
+            changes += _withdrawn(turn, reply, own)
         if turn.role == "tool":
             targets = [r for r in earlier if _asker(r) == "assistant"]
         else:

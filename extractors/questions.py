@@ -71,7 +71,12 @@ _ACTION_VERBS = (
     r"find|search|look\s+for|book|reserve|buy|purchase|play|schedule|make|add|cancel|"
     r"transfer|rent|arrange|set|help|order|call|hold|process|start|stop|remove|put|"
     r"get\s+(?:me|us)\s+(?:a|an|some|tickets?|one)|do\s+(?:that|it|this|so)|go\s+ahead|assist|"
-    r"provide\s+(?:me\s+|us\s+)?(?:with\s+)?(?:some\s+)?(?:help|assistance)"
+    r"provide\s+(?:me\s+|us\s+)?(?:with\s+)?(?:some\s+)?(?:help|assistance)|"
+    # the verbs of support and coding work: asking for them asks for an action
+    r"open|close|unlock|lock|reset|restart|reboot|switch|change|update|upgrade|fix|refactor|"
+    r"rename|upload|download|install|uninstall|merge|deploy|push|revert|run|rerun|review|"
+    r"approve|delete|move|escalate|refund|waive|replace|ship|apply|enable|disable|re-?send|"
+    r"take\s+a\s+look|have\s+a\s+look|look\s+(?:at|into)|check(?=\s+(?:the|my|our|your|this|that|it)\b)"
 )
 
 _ASK = r"(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+|also\s+|just\s+)*)?"
@@ -123,7 +128,11 @@ ANYWHERE = frozenset({"tell_me", "let_me_know", "want_to_know", "want_info", "fi
 COURTESY = rx(
     r"(?<!\bor\s)(?<!\bor\sjust\s)\b(?:anything|something|anyone|anybody)\s+else\b|"
     r"\belse\s+(?:can|could|may|shall)\s+(?:i|we)\b|\b(?:any|some)\s+(?:other|more|further)"
-    r"\s+(?:help|service|assistance|questions?)\b|\bhow\s+(?:can|may|could|else\s+can)\s+"
+    r"\s+(?:help|service|assistance|questions?)\b|"
+    # greetings: "how are you?", "how's it going?", "how have you been?"
+    r"^\W*(?:(?:hi|hello|hey|morning|thanks|thank\s+you)\b[^?.!]{0,30}?\W+)?(?:how\s+are\s+"
+    r"(?:you|things)|how(?:'s|\s+is)\s+(?:it\s+going|your\s+day)|how\s+have\s+you\s+been)\b|"
+    r"\bhow\s+(?:can|may|could|else\s+can)\s+"
     r"(?:i|we)\s+(?:help|assist)|\bwhat\s+can\s+(?:i|we)\s+do\s+for\s+you|\b(?:help|assist)"
     r"\s+(?:you\s+)?with\s+anything|\b(?:help|assist)\s+you\s+(?:out\s+)?(?:any|some)\s*more\b|\bhave\s+(?:a|an)\s+(?:[\p{L}-]+\s+){0,2}(?:day|one|"
     r"evening|night|time|weekend|trip|flight|stay|meal)\b|\banything\s+(?:more|further)\b|\bis\s+that\s+(?:all|"
@@ -158,7 +167,8 @@ CONFIRMATION = rx(r"(?:^\W*|\b(?:please|kindly)\s+)(?:confirm|verify)\b(?!\s+(?:
                   r"\bconfirm\s+(?:the\s+following|these|those|(?:all\s+)?(?:the\s+)?details)\b")
 #: "Can you book it?": a request for action, not for information.
 ACTION_REQUEST = rx(
-    rf"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|also\s+|just\s+)*"
+    rf"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|u|someone|somebody|anyone)\s+"
+    rf"(?:please\s+|also\s+|just\s+)*"
     rf"(?:{_ACTION_VERBS})\b(?!\s+(?:me\s+|us\s+|out\b)?{_OBJ}(?:{_INFO_NOUN})\b)"
 )
 #: A statement of intent or a suggestion to act, even with a "?" ("I'm looking for a
@@ -206,7 +216,15 @@ DEFERRAL = rx(
     r"ask|confirm|think\s+about)|"
     r"\b(?:i|we)\s+(?:need|have)\s+to\s+(?:check|ask|think|confirm|find\s+out|talk|"
     r"speak|look)\b(?!\s+(?:in|out|into)\b)|\bneed\s+to\s+check\s+with\b|\bnot\s+sure\s+yet\b|\bdon't\s+know\s+yet\b|"
-    r"\bget\s+back\s+to\s+you\b"
+    r"\bget\s+back\s+to\s+you\b|"
+    # the replier will find out or provide it later: "I'll have to ask my husband",
+    # "let me look into it", "I'll dig out the receipt", "not sure offhand"
+    r"\b(?:i'll|i\s+will|we'll|we\s+will)\s+(?:have\s+to\s+|need\s+to\s+|just\s+)?(?:ask|"
+    r"look\s+(?:into|it\s+up)|dig\s+(?:out|up)|decide|talk\s+(?:it\s+over|to)|come\s+back\s+to|"
+    r"double[-\s]check|send\s+(?:it|them|that|those)\s+(?:later|tonight|tomorrow|when|once))\b|"
+    r"\blet\s+me\s+(?:look\s+into|think\s+about|dig\s+out|ask)\b|"
+    r"\bnot\s+sure\s+(?:offhand|off\s+the\s+top\s+of\s+my\s+head)\b|\bnot\s+decided\s+yet\b|"
+    r"\bdon't\s+have\s+(?:it|them|that)\s+(?:on|with|to)\s+(?:me|hand)\b"
 )
 #: Where a sentence ends: terminal punctuation before a space, the end or a capital
 #: ("great.Tell me"), a "?" glued to the next word, or a newline.
@@ -214,7 +232,9 @@ BOUNDARY = rx(r"(?<!\b(?:Dr|Mr|Mrs|Ms|St|Jr|Sr|Prof|vs|etc|approx|No|e\.g|i\.e|a
               r"[.!?]+[\"')\]]*(?=\s|$)|(?<=\p{Ll}\p{Ll})[.!?]+(?=\p{Lu})|\?+(?=\S)|\n",
                regex.VERSION0)
 WORD = rx(r"[\p{L}\p{N}][\p{L}\p{N}'’:]*", regex.VERSION0)
-MASK = rx(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{0,500}`|^[ \t]*>[^\n]*",
+MASK = rx(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{0,500}`|^[ \t]*>[^\n]*|"
+           # a quoted question is someone else's words: "...: \"Can you send it back?\""
+           r"\"[^\"\n]{1,300}\?\"|“[^”\n]{1,300}\?”",
            regex.VERSION0)
 ALT_SPLIT = rx(r",?\s+or\s+(?!not\b|else\b|so\b)")
 LIST_SPLIT = rx(r",\s+(?:or\s+)?|\s+or\s+")
@@ -239,7 +259,9 @@ STOPWORDS = frozenset(
 
 
 def masked(text: str) -> str:
-    """Return ``text`` with code and quoted lines blanked (same length, same offsets)."""
+    """Return ``text`` with code, quoted lines and quoted questions blanked, and curly
+    apostrophes made straight (same length, same offsets)."""
+    text = text.replace("’", "'")  # one character for one: offsets hold
     try:
         spans = [(m.start(), m.end()) for m in MASK.finditer(text, timeout=TIMEOUT)]
     except TimeoutError:

@@ -254,3 +254,39 @@ def test_evidence_in_bounds(text: str, role: str, subtype: str, direct: bool) ->
         assert change.new in ("answered", "deferred", "withdrawn")
         if change.evidence_start is not None:
             assert 0 <= change.evidence_start <= change.evidence_end <= len(text)
+
+
+def test_a_withdrawal_that_names_its_question_withdraws_that_one() -> None:
+    records, _ = _dialogue([
+        ("user", "Can I claim for the taxi as well?"),
+        ("assistant", "Let me check the taxi rules."),
+        ("user", "And does the refund include the seat reservation?"),
+        ("user", "Actually, ignore the taxi question, it was only a tenner."),
+    ])
+    assert _status(records, "taxi")[0] == "withdrawn"
+    assert _status(records, "seat reservation") == ("open", None)
+
+
+@pytest.mark.parametrize("reply", [
+    "I'll have to ask my husband.",
+    "Not sure offhand, I'll dig out the receipt.",
+    "Let me look into it and come back to you.",
+    "Will do, I don't have it on me right now.",
+    "Not decided yet.",
+])
+def test_more_ways_to_defer(reply: str) -> None:
+    records, _ = _dialogue([("assistant", "How much did you pay for the ticket?"),
+                            ("user", reply)])
+    assert _status(records, "pay for the ticket")[0] == "deferred"
+
+
+@pytest.mark.parametrize("reply", [
+    "Forget the mktime thing, we're dropping that module.",
+    "Scratch my earlier question about the wait.",
+    "Don't worry about checking it, I found it.",
+    "Actually don't bother.",
+])
+def test_more_ways_to_withdraw(reply: str) -> None:
+    records, _ = _dialogue([("user", "How long is the wait for mktime fixes?"),
+                            ("user", reply)])
+    assert _status(records, "wait")[0] == "withdrawn"

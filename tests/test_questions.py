@@ -43,6 +43,11 @@ def _found(text: str, role: str = "assistant", doc=None) -> list[str]:
     ("What do you think about Dr. Smith?", ["What do you think about Dr. Smith?"]),
     ("which city to look in", ["which city to look in"]),
     ("Ok, which is cheaper?", ["which is cheaper?"]),
+    # information stays a question: a check with "whether", an info noun, a curly apostrophe
+    ("Could you check whether it shipped?", ["Could you check whether it shipped?"]),
+    ("Can you check the balance?", ["Can you check the balance?"]),
+    ("What’s the fee?", ["What’s the fee?"]),
+    ('He asked "why?" and I said "what should I do?"', []),
 ])
 def test_detects_questions(text: str, expected: list[str]) -> None:
     assert _found(text) == expected
@@ -71,6 +76,16 @@ def test_detects_questions(text: str, expected: list[str]) -> None:
     "I'm looking for a movie?",
     "I would like to find an event?",
     "let's make a visit?",
+    # greetings, a quoted question, and requests for actions of support and coding work
+    "Hi, how are you?",
+    "Thanks! How's it going?",
+    'The seller emailed me: "Can you send the item back by Friday?"',
+    "The seller wrote “Could you return it?” yesterday.",
+    "Can you open a PR?",
+    "Could you unlock my account?",
+    "can someone take a look?",
+    "Can you refactor the order model?",
+    "Could you check the Dockerfile?",
     # relative clauses
     "There is 1 hotel, which is near the station.",
     "which is a place of worship.",
