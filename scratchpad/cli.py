@@ -207,31 +207,31 @@ def open_(thread: str | None, as_json: bool, sort_by: str, db_path: str) -> None
         scratchpad open --thread espresso --json
     """
     with _read_pad(db_path) as pad:
-        items = pad.open_items(thread)
-        last = pad.store.last_turn_times({r.thread for r in items})
-        asked = {(r.thread, r.turn): pad.store.turn_timestamp(r.thread, r.turn) for r in items}
-    rows = []
-    for rec in items:
-        last_turn, last_time = last.get(rec.thread, (rec.turn, None))
-        data = rec.to_json()
-        data["age_turns"] = last_turn - rec.turn
-        data["age_seconds"] = _seconds(asked.get((rec.thread, rec.turn)), last_time)
-        rows.append(data)
-    if sort_by == "age":
-        rows.sort(key=lambda d: (-d["age_turns"], d["thread"], d["turn"], d["start"]))
+        rows = [item.to_json() for item in pad.open_items(thread, sort=sort_by)]
     for data in rows:
         if as_json:
             _print_json(data)
         else:
-            click.echo(f"{data['thread']}  turn {data['turn']}  {data['status']:<8} "
-                       f"age {data['age_turns']} turns  "
+            age = f"age {data['age_turns']} turns"
+            if data["age_seconds"] is not None:
+                age += f", {_duration(data['age_seconds'])}"
+            click.echo(f"{data['thread']}  turn {data['turn']}  {data['status']:<8} {age}  "
                        f"{json.dumps(data['text'], ensure_ascii=False)}")
 
 
-def _seconds(start: str | None, end: str | None) -> float | None:
-    if not start or not end:
-        return None
-    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+def _duration(seconds: float) -> str:
+    """Say an age the way a dashboard does: "45s", "5m", "2h 10m", "3d 4h"."""
+    whole = max(0, int(seconds))
+    days, rest = divmod(whole, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h" if hours else f"{days}d"
+    if hours:
+        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
+    if minutes:
+        return f"{minutes}m"
+    return f"{secs}s"
 
 
 @cli.command()

@@ -28,6 +28,7 @@ from scratchpad.records import (
     LIVE_STATUSES,
     Event,
     Kind,
+    OpenItem,
     Record,
     Status,
     record_id,
@@ -295,11 +296,32 @@ class Scratchpad:
         self._require(thread)
         return self.store.events(thread)
 
-    def open_items(self, thread: str | None = None) -> list[Record]:
-        """Return open or deferred questions, of one thread or of all threads."""
+    def open_items(self, thread: str | None = None, sort: Literal["thread", "age"] = "thread"
+                   ) -> list[OpenItem]:
+        """Return open or deferred questions, of one thread or of all threads, each with its
+        age in turns and (when the messages carry timestamps) in seconds.
+
+        ``sort="thread"`` orders them by thread and turn; ``sort="age"`` oldest first, by
+        time where known, else by turns.
+        """
         if thread is not None:
             self._require(thread)
-        return self.store.open_items(thread)
+        items = self.store.open_items(thread)
+        last = self.store.last_turn_times({r.thread for r in items})
+        out = []
+        for r in items:
+            last_turn, last_time = last.get(r.thread, (r.turn, None))
+            asked = self.store.turn_timestamp(r.thread, r.turn)
+            seconds = None
+            if asked and last_time:
+                seconds = (datetime.fromisoformat(last_time)
+                           - datetime.fromisoformat(asked)).total_seconds()
+            out.append(OpenItem(**r.model_dump(), age_turns=last_turn - r.turn,
+                                age_seconds=seconds))
+        if sort == "age":
+            out.sort(key=lambda o: (-(o.age_seconds if o.age_seconds is not None else -1),
+                                    -o.age_turns, o.thread, o.turn, o.start))
+        return out
 
     def render(self, thread: str, max_tokens: int | None = None) -> str:
         """Return the carried-forward block of ``thread`` (see :mod:`scratchpad.render`)."""

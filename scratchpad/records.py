@@ -110,6 +110,14 @@ class Record(BaseModel):
         return self.model_dump(mode="json")
 
 
+class OpenItem(Record):
+    """An open or deferred question with its age, for dashboards: turns since it was
+    asked (to the thread's last turn) and, when both turns carry a timestamp, seconds."""
+
+    age_turns: int
+    age_seconds: float | None = None
+
+
 class Event(BaseModel):
     """A status (or subtype) change of a record, with the turn and span that caused it."""
 

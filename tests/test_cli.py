@@ -147,6 +147,27 @@ def test_demo_flow_on_espresso(runner, tmp_path, espresso_path):
     assert items[0]["age_turns"] == 27
 
 
+def test_open_gives_age_in_turns_and_time_and_sorts_oldest_first(runner, tmp_path):
+    lines = [
+        {"role": "user", "content": "How much was the delivery charge?",
+         "timestamp": "2026-11-20T10:00:00Z"},
+        {"role": "assistant", "content": "Let me check, one sec.",
+         "timestamp": "2026-11-20T10:01:00Z"},
+        {"role": "user", "content": "Also, which courier is it?",
+         "timestamp": "2026-11-20T12:05:00Z"},
+    ]
+    conv = write(tmp_path, "c.jsonl", "\n".join(json.dumps(x) for x in lines).encode())
+    db = str(tmp_path / "s.db")
+    assert runner.invoke(cli, ["ingest", str(conv), "--db", db, "--thread", "t"]).exit_code == 0
+    out = runner.invoke(cli, ["open", "--db", db, "--sort", "age"]).output.splitlines()
+    assert out[0].startswith("t  turn 1  deferred age 2 turns, 2h 5m  ")
+    assert out[1].startswith("t  turn 3  open     age 0 turns, 0s  ")
+    items = [json.loads(x) for x in runner.invoke(
+        cli, ["open", "--db", db, "--json"]).output.splitlines()]
+    assert [(i["turn"], i["age_turns"], i["age_seconds"]) for i in items] == \
+        [(1, 2, 7500.0), (3, 0, 0.0)]
+
+
 def test_patterns_file_adds_identifiers_and_bad_file_is_one_line(runner, tmp_path):
     from extractors.custom import clear_patterns
 
