@@ -346,7 +346,8 @@ def _openers(sentence: str) -> list[tuple[int, str, float, str]]:
 
 
 #: Openers after which a later opener in the same sentence starts a second question.
-_MAIN = frozenset({"wh_main", "aux_subject", "wh_contracted", "how_many"})
+_MAIN = frozenset({"wh_main", "aux_subject", "wh_contracted", "how_many", "tell_me",
+                   "let_me_know", "get_info", "find_out"})
 
 
 def _clauses(text: str, start: int, end: int) -> list[_Clause]:

@@ -47,6 +47,11 @@ def _found(text: str, role: str = "assistant", doc=None) -> list[str]:
     ("Could you check whether it shipped?", ["Could you check whether it shipped?"]),
     ("Can you check the balance?", ["Can you check the balance?"]),
     ("What’s the fee?", ["What’s the fee?"]),
+    # two requests in one sentence are two questions
+    ("Could you confirm the delivery address, and please send me the order number.",
+     ["Could you confirm the delivery address", "please send me the order number."]),
+    ("Can you tell me the price and let me know if it ships today?",
+     ["Can you tell me the price", "let me know if it ships today?"]),
     ('He asked "why?" and I said "what should I do?"', []),
 ])
 def test_detects_questions(text: str, expected: list[str]) -> None:
