@@ -170,7 +170,7 @@ class Scratchpad:
                     role=view.role,
                     content=view.text,
                     content_hash=digest,
-                    tokens=_message_tokens(message, self._encoding),
+                    tokens=tokens.message_tokens(message, self._encoding),
                     message=message.raw,
                     timestamp=message.timestamp.isoformat() if message.timestamp else None,
                 ),
@@ -351,15 +351,6 @@ def _as_set(value: Any) -> set[str] | None:
     if isinstance(value, str):  # a Kind or Status is a str too
         return {str(value)}
     return {str(v) for v in value}
-
-
-def _message_tokens(message: Message, encoding: str | None) -> int:
-    """Count the tokens of a message's text and tool-call arguments."""
-    total = tokens.count(message.text, encoding)
-    for call in message.tool_calls or []:
-        fn = call.get("function") or {}
-        total += tokens.count(f"{fn.get('name', '')}{fn.get('arguments', '')}", encoding)
-    return total
 
 
 def _tool_calls(turns: Sequence[Message]) -> dict[str, tuple[str, str | None]]:
