@@ -262,11 +262,14 @@ def _level(turn: TurnView, record: Record, own: list[Record]) -> str:
     """Return how much evidence ``turn`` must show to answer ``record``.
 
     ``lenient`` for the first direct reply, ``moderate`` for a later direct reply (the
-    replier already spoke since the question), ``strong`` otherwise: a tool result, a
-    reply after the asker spoke again, or after the replier asked something of their own.
+    replier already spoke since the question), ``strong`` otherwise: a tool result, the
+    text of a message that calls tools, a reply after the asker spoke again, or after
+    the replier asked something of their own.
     """
     if turn.role == "tool" or turn.previous_by_role.get(_asker(record)) != record.turn:
         return "strong"
+    if turn.calls_tools:
+        return "strong"  # narration of the agent's own work, not a reply to the question
     if any(r.turn > record.turn for r in own):
         return "strong"
     return "moderate" if turn.previous_by_role.get(turn.role, 0) > record.turn else "lenient"

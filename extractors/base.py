@@ -57,6 +57,9 @@ class TurnView(BaseModel):
     tool_name: str | None = None
     #: For a tool result, the JSON arguments of the call it answers (what was done).
     tool_arguments: str | None = None
+    #: Whether this (assistant) message calls tools: its text then narrates the agent's
+    #: own work ("Let me look at the file") rather than replying to the user.
+    calls_tools: bool = False
     #: For each role, the number of the latest earlier turn of that role that had text
     #: (tool-call-only turns do not count): lets resolvers tell a direct reply from a
     #: later one without reading the transcript.

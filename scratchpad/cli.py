@@ -251,6 +251,44 @@ def render(thread: str, max_tokens: int | None, db_path: str) -> None:
         click.echo(pad.render(thread, max_tokens=max_tokens), nl=False)
 
 
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--thread", default="compact", show_default=True, help="Thread id.")
+@click.option("--window", type=click.IntRange(min=1), required=True,
+              help="The model's context window, in tokens.")
+@click.option("--trigger", type=click.FloatRange(min=0, max=1, min_open=True), default=0.6,
+              show_default=True, help="Compact once the messages pass this share of the window.")
+@click.option("--keep-recent", type=click.IntRange(min=0), default=6, show_default=True,
+              help="Recent messages to keep verbatim (more if a tool call needs its result).")
+@click.option("--summarizer", type=click.Choice(["deterministic"]), default="deterministic",
+              show_default=True, help="Who writes the summary below the block.")
+@click.option("--db", "db_path", envvar="SCRATCHPAD_DB", default=":memory:",
+              show_default=True, type=click.Path(dir_okay=False),
+              help="SQLite file to keep the thread in (default: in memory).")
+@extractors_option
+@model_option
+@_handle_errors
+def compact(file: str, thread: str, window: int, trigger: float, keep_recent: int,
+            summarizer: str, db_path: str, extractors: str | None, model: str | None) -> None:
+    """Compact a conversation to fit a context window: system prompt, carried-forward
+    block with a summary below it, recent turns. Prints the messages as JSONL (in the
+    input's format) on stdout and one JSON log line on stderr.
+
+    Example:
+
+        scratchpad compact examples/espresso.jsonl --window 2000 > compacted.jsonl
+    """
+    from scratchpad.compaction import compact as run_compact
+
+    messages = [m.raw for m in read_messages(file)]
+    with _open_pad(db_path, extractors, model) as pad:
+        result = run_compact(messages, pad=pad, thread=thread, window=window,
+                             trigger=trigger, keep_recent=keep_recent)
+    for message in result.messages:
+        _print_json(message)
+    click.echo(json.dumps(result.log, ensure_ascii=False), err=True)
+
+
 def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
     rows = read_corpus(corpus)
     return rows[:limit] if limit else rows

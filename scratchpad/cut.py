@@ -71,18 +71,21 @@ def clean(messages: Sequence[Mapping[str, Any]], start: int) -> bool:
     return True
 
 
-def cut_point(messages: Sequence[Mapping[str, Any]], keep_recent: int, first: int = 0) -> int:
+def cut_point(messages: Sequence[Mapping[str, Any]], keep_recent: int, first: int = 0, *,
+              keep_last_user: bool = True) -> int:
     """Return the index the kept suffix of ``messages`` starts at.
 
     The suffix holds at least the last ``keep_recent`` messages (all of ``messages[first:]``
     if there are fewer), the latest user message that says something, and no tool result
     without its call; among such starts, the latest. ``first`` is where the turns begin
-    (after the system prompt), so the result is never before it. Cost: one pass.
+    (after the system prompt), so the result is never before it. Without
+    ``keep_last_user`` the latest user message is the caller's business (compaction keeps
+    it apart when the recent turns after it are too many). Cost: one pass.
     """
     start = max(first, len(messages) - max(0, keep_recent))
     last_user = max((i for i in range(first, len(messages)) if is_user_text(messages[i])),
                     default=None)
-    if last_user is not None:
+    if last_user is not None and keep_last_user:
         start = min(start, last_user)
     # Walk back from the end once, tracking results whose calls are not yet seen: a start
     # is clean exactly when nothing is pending there.

@@ -79,6 +79,13 @@ def m002_records_events(db: Database) -> None:
     db["events"].create_index(["thread", "record_id"], index_name="idx_events_record")
 
 
+@migration
+def m003_summaries(db: Database) -> None:
+    """The running summary of each compacted thread (its JSON, and the last turn it
+    covers), carried forward from one compaction to the next."""
+    db["summaries"].create({"thread": str, "summary": str, "last_turn": int}, pk="thread")
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every migration not yet recorded; return the names applied now."""
     if "_migrations" not in db.table_names():

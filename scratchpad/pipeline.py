@@ -151,6 +151,7 @@ class Scratchpad:
                 timestamp=m.timestamp,
                 tool_name=tool_calls.get(m.tool_call_id or "", (None, None))[0],
                 tool_arguments=tool_calls.get(m.tool_call_id or "", (None, None))[1],
+                calls_tools=bool(m.tool_calls),
                 previous_by_role=dict(spoke),
                 reference=self._reference or m.timestamp,
                 date_order=self._date_order,

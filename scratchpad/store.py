@@ -91,9 +91,21 @@ class Store:
     def delete_thread(self, thread: str) -> None:
         """Delete a thread with its turns, records and events, in one transaction."""
         with self.db.atomic():
-            for table in ("events", "records", "turns"):
+            for table in ("events", "records", "turns", "summaries"):
                 self.db.execute(f"delete from {table} where thread = ?", [thread])
             self.db.execute("delete from threads where id = ?", [thread])
+
+    # -- the running summary ------------------------------------------------------------
+
+    def summary(self, thread: str) -> str | None:
+        """Return the JSON of ``thread``'s running summary, if it was ever compacted."""
+        rows = list(self.db.query("select summary from summaries where thread = ?", [thread]))
+        return rows[0]["summary"] if rows else None
+
+    def save_summary(self, thread: str, summary_json: str, last_turn: int) -> None:
+        """Replace ``thread``'s running summary."""
+        self.db["summaries"].upsert({"thread": thread, "summary": summary_json,
+                                     "last_turn": last_turn}, pk="thread")
 
     # -- writing one turn ---------------------------------------------------------------
 

@@ -236,3 +236,18 @@ def test_unknown_date_order_is_refused(runner, tmp_path):
     assert result.exit_code == 2
     assert "'ymd' is not one of 'dmy', 'mdy'" in result.output
     assert not (tmp_path / "s.db").exists()
+
+
+def test_compact_prints_messages_on_stdout_and_one_log_line_on_stderr(runner, espresso_path):
+    result = runner.invoke(cli, ["compact", str(espresso_path), "--window", "2000",
+                                 "--keep-recent", "6"])
+    assert result.exit_code == 0, result.output
+    messages = [json.loads(line) for line in result.stdout.splitlines()]
+    assert messages[1]["content"].startswith("=== Carried forward verbatim")
+    assert messages[-1]["role"] == "assistant" and len(messages) == 8
+    (log_line,) = result.stderr.splitlines()
+    log = json.loads(log_line)
+    assert log["compacted"] and log["tokens_after"] <= 2000 < log["tokens_before"] * 2
+    assert log["summarizer_calls"] == 1 and log["dropped_turns"][0] == 1
+    bad = runner.invoke(cli, ["compact", str(espresso_path), "--window", "0"])
+    assert bad.exit_code == 2

@@ -1,0 +1,259 @@
+"""Compaction: what a harness calls before each model request.
+
+``compact(messages, pad=..., thread=..., window=N)`` ingests the conversation, and when
+it no longer fits ``trigger × window`` tokens returns the system prompt(s) unchanged,
+then one message holding the carried-forward block with the running summary below it,
+then the most recent turns verbatim, in the input's format (OpenAI or Anthropic).
+
+* The cut falls between whole turns (:mod:`scratchpad.cut`): no tool result without its
+  call, the latest user message kept.
+* The output can be fed back with new messages appended, again and again: the block
+  message is recognized by its header and neither extracted nor summarized, the kept
+  turns are matched to their stored turn numbers by content hash, new messages continue
+  the numbering, and only turns the running summary does not cover yet are summarized
+  (the new part is appended to it; see :meth:`scratchpad.summary.Summary.followed_by`).
+* The block comes from the store, never from the summarizer, so a pinned value never
+  lives only in the summary. If the summarizer raises or runs past ``timeout``, the
+  messages come back unchanged and the log says why.
+* If the block and the recent turns alone exceed the window, compaction keeps fewer
+  recent turns (down to the latest user message), then drops the summary, then lets the
+  block drop its lowest-priority lines (dates first, open questions last), and logs what
+  it dropped.
+
+Each call returns a :class:`Compaction` whose ``log`` is the JSON line the CLI prints.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scratchpad import tokens
+from scratchpad.cut import cut_point, is_user_text
+from scratchpad.messages import parse_message
+from scratchpad.pipeline import Scratchpad, content_hash
+from scratchpad.render import HEADER
+from scratchpad.summary import (
+    DeterministicSummarizer,
+    Summarizer,
+    Summary,
+    SummaryRequest,
+    SummaryTurn,
+)
+
+#: Seconds a summarizer may take before compaction gives up and returns the input.
+DEFAULT_TIMEOUT = 60.0
+
+
+@dataclass
+class Compaction:
+    """The messages to send, and what compaction did (the CLI's JSON log line)."""
+
+    messages: list[dict[str, Any]]
+    log: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        """Whether the messages differ from the input."""
+        return bool(self.log.get("compacted"))
+
+
+def anthropic(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """True when the messages use Anthropic's content blocks for tools."""
+    for m in messages:
+        content = m.get("content")
+        if isinstance(content, list) and any(
+                isinstance(p, Mapping) and p.get("type") in ("tool_use", "tool_result")
+                for p in content):
+            return True
+    return False
+
+
+def is_block(message: Mapping[str, Any]) -> bool:
+    """True for a message compaction wrote (it starts with the block's header)."""
+    content = message.get("content")
+    if isinstance(content, list):
+        content = next((p.get("text") for p in content
+                        if isinstance(p, Mapping) and p.get("type") == "text"), None)
+    return isinstance(content, str) and content.startswith(HEADER)
+
+
+def _block_message(text: str, as_anthropic: bool) -> dict[str, Any]:
+    if as_anthropic:  # Anthropic takes the system prompt apart: the block is a user turn
+        return {"role": "user", "content": [{"type": "text", "text": text}]}
+    return {"role": "system", "content": text}
+
+
+def _ingest(pad: Scratchpad, thread: str, turns: list[dict[str, Any]], fed_back: bool
+            ) -> list[int]:
+    """Ingest ``turns`` and return each one's stored turn number.
+
+    When the input is an earlier compaction's output (``fed_back``), its turns are stored
+    ones, in order but not all of them (the latest user message may be kept apart from
+    the recent turns), followed by new ones: each is matched by content hash to the next
+    stored turn with that hash; the first that matches none starts the new turns, which
+    continue the numbering."""
+    if not fed_back or not pad.store.has_thread(thread):
+        pad.ingest(thread, turns)
+        return list(range(1, len(turns) + 1))
+    stored = pad.store.turn_hashes(thread)
+    where: dict[str, list[int]] = {}
+    for number, digest in enumerate(stored, 1):
+        where.setdefault(digest, []).append(number)
+    numbers: list[int] = []
+    last = 0
+    for m in turns:
+        later = [n for n in where.get(content_hash(parse_message(m)), []) if n > last]
+        if not later:
+            break
+        last = later[0]
+        numbers.append(last)
+    new = turns[len(numbers):]
+    if new:
+        earlier = [t.message for t in pad.store.turns(thread)]
+        pad.ingest(thread, earlier + new)
+    return numbers + list(range(len(stored) + 1, len(stored) + 1 + len(new)))
+
+
+def _summarize(summarizer: Summarizer, request: SummaryRequest, timeout: float) -> Summary:
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    try:
+        return pool.submit(summarizer.summarize, request).result(timeout=timeout)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def compact(
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    pad: Scratchpad,
+    thread: str,
+    window: int,
+    trigger: float = 0.6,
+    keep_recent: int = 6,
+    summarizer: Summarizer | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    encoding: str | None = None,
+) -> Compaction:
+    """Return ``messages`` compacted to fit ``window`` tokens, or unchanged while they fit
+    ``trigger × window`` (see the module docstring)."""
+    if window <= 0 or not 0 < trigger <= 1 or keep_recent < 0:
+        raise ValueError("window must be positive, trigger in (0, 1], keep_recent >= 0")
+    started = time.perf_counter()
+    summarizer = summarizer or DeterministicSummarizer()
+    given = [dict(m) for m in messages]
+    as_anthropic = anthropic(given)
+    systems = [m for m in given if m.get("role") == "system" and not is_block(m)]
+    fed_back = any(is_block(m) for m in given)
+    turns = [m for m in given if m.get("role") != "system" and not is_block(m)]
+    numbers = _ingest(pad, thread, turns, fed_back)
+    # Turns cost what the store counted when they were ingested (never re-tokenized);
+    # only the system prompt and an earlier block message are counted here.
+    stored = {t.turn: t.tokens for t in pad.store.turns(thread, since=numbers[0])} \
+        if numbers else {}
+    turn_costs = [stored[n] for n in numbers]
+    other = [m for m in given if m.get("role") == "system" or is_block(m)]
+    before = tokens.messages_tokens(
+        [_count(m, encoding) for m in other] + turn_costs)
+    log: dict[str, Any] = {"thread": thread, "tokens_before": before, "window": window,
+                           "compacted": False, "summarizer": summarizer.name,
+                           "summarizer_calls": 0}
+    if before <= trigger * window:
+        log.update(tokens_after=before, reason="under the trigger",
+                   seconds=round(time.perf_counter() - started, 4))
+        return Compaction(given, log)
+
+    previous_json = pad.store.summary(thread)
+    previous = Summary.model_validate_json(previous_json) if previous_json else None
+    covered = previous.turns_covered[1] if previous and previous.turns_covered else 0
+    start = cut_point(turns, keep_recent, keep_last_user=False)
+    # The latest user message stays, verbatim, even when the recent turns after it are
+    # too many to keep: it goes right after the block, before the recent turns.
+    last_user = max((i for i, m in enumerate(turns) if is_user_text(m)), default=None)
+    pinned_user = [turns[last_user]] if last_user is not None and last_user < start else []
+    names = _tool_names(turns)
+    # Only turns the running summary does not cover yet are summarized.
+    fresh = [SummaryTurn(turn=n, role=str(m.get("role")), text=parse_message(m).text,
+                         tool_name=names.get(str(m.get("tool_call_id"))))
+             for i, (n, m) in enumerate(zip(numbers[:start], turns[:start], strict=True))
+             if n > covered and i != last_user]
+    summary = previous
+    if fresh:
+        log["summarizer_calls"] = 1
+        try:
+            new = _summarize(summarizer, SummaryRequest(turns=fresh, pinned=pad.render(thread),
+                                                        previous=previous), timeout)
+        except Exception as exc:  # any failure: never an error string as a summary
+            log.update(tokens_after=before, reason=f"summarizer failed: {exc!r}"[:300],
+                       seconds=round(time.perf_counter() - started, 4))
+            return Compaction(given, log)
+        summary = previous.followed_by(new) if previous else new
+        pad.store.save_summary(thread, summary.model_dump_json(),
+                               summary.turns_covered[1] if summary.turns_covered else covered)
+
+    shrunk: list[str] = []
+    head_costs = [_count(m, encoding) for m in systems] + (
+        [turn_costs[last_user]] if pinned_user and last_user is not None else [])
+    text, after, kept, pins = _assemble(pad, thread, head_costs, summary, turns[start:],
+                                        turn_costs[start:], window, encoding, shrunk)
+    first_kept = len(turns) - len(kept)
+    kept_numbers = ([numbers[last_user]] if pinned_user and last_user is not None else []) \
+        + numbers[first_kept:]
+    kept_set = set(kept_numbers)
+    log.update(compacted=True, tokens_after=after, pins=pins,
+               summary_tokens=tokens.count(summary.render(), encoding) if summary else 0,
+               kept_turns=kept_numbers, dropped_turns=[n for n in numbers if n not in kept_set],
+               shrunk=shrunk, seconds=round(time.perf_counter() - started, 4))
+    block = _block_message(text, as_anthropic)
+    return Compaction(systems + [block] + pinned_user + kept, log)
+
+
+def _tool_names(turns: list[dict[str, Any]]) -> dict[str, str]:
+    """Each tool call's function name, by call id."""
+    return {str(call.get("id")): str((call.get("function") or {}).get("name"))
+            for m in turns for call in m.get("tool_calls") or [] if isinstance(call, Mapping)}
+
+
+def _count(message: Mapping[str, Any], encoding: str | None) -> int:
+    return tokens.message_tokens(parse_message(message), encoding)
+
+
+def _assemble(pad: Scratchpad, thread: str, head_costs: list[int],
+              summary: Summary | None, kept: list[dict[str, Any]], kept_costs: list[int],
+              window: int, encoding: str | None, shrink: list[str]
+              ) -> tuple[str, int, list[dict[str, Any]], int]:
+    """Build the block message's text and fit it with the kept turns in ``window``:
+    fewer recent turns first, then no summary, then a block that drops its
+    lowest-priority lines. Returns (text, tokens, kept turns, block lines)."""
+    block = pad.render(thread)
+    summary_text = summary.render() if summary else ""
+
+    def text_of(block_text: str, with_summary: bool) -> str:
+        return block_text + ("\n\n" + summary_text if with_summary and summary_text else "")
+
+    def total(text: str, turns: list[dict[str, Any]]) -> int:
+        costs = kept_costs[len(kept_costs) - len(turns):] if turns else []
+        return tokens.messages_tokens(
+            head_costs + [_count({"role": "system", "content": text}, encoding)] + costs)
+
+    text = text_of(block, True)
+    while kept and total(text, kept) > window:
+        start = cut_point(kept, len(kept) - 1, keep_last_user=False)  # oldest that may go
+        if start == 0:
+            break  # the latest user message, or a call with its results, must stay
+        kept = kept[start:]
+        if "fewer recent turns" not in shrink:
+            shrink.append("fewer recent turns")
+    if total(text, kept) > window and summary_text:
+        text = text_of(block, False)
+        shrink.append("summary dropped")
+    if total(text, kept) > window:
+        budget = window - total("", kept)
+        block = pad.render(thread, max_tokens=max(budget, 1))
+        text = block
+        shrink.append("block lines dropped")
+    lines = sum(1 for line in block.splitlines() if line and not line.startswith("==="))
+    return text, total(text, kept), kept, lines
