@@ -260,8 +260,17 @@ def render(thread: str, max_tokens: int | None, db_path: str) -> None:
               show_default=True, help="Compact once the messages pass this share of the window.")
 @click.option("--keep-recent", type=click.IntRange(min=0), default=6, show_default=True,
               help="Recent messages to keep verbatim (more if a tool call needs its result).")
-@click.option("--summarizer", type=click.Choice(["deterministic"]), default="deterministic",
-              show_default=True, help="Who writes the summary below the block.")
+@click.option("--summarizer", type=click.Choice(["deterministic", "instructor"]),
+              default="deterministic", show_default=True,
+              help="Who writes the summary below the block: rules, or a model via instructor.")
+@click.option("--llm-base-url", envvar="SCRATCHPAD_LLM_BASE_URL", default=None,
+              help="OpenAI-compatible endpoint for --summarizer instructor "
+                   "(also SCRATCHPAD_LLM_BASE_URL).")
+@click.option("--llm-model", envvar="SCRATCHPAD_LLM_MODEL", default="default",
+              show_default=True, help="Model name for --summarizer instructor.")
+@click.option("--timeout", "summary_timeout", type=click.FloatRange(min=0, min_open=True),
+              default=60.0, show_default=True,
+              help="Seconds the summarizer may take; past it the input comes back unchanged.")
 @click.option("--db", "db_path", envvar="SCRATCHPAD_DB", default=":memory:",
               show_default=True, type=click.Path(dir_okay=False),
               help="SQLite file to keep the thread in (default: in memory).")
@@ -269,7 +278,8 @@ def render(thread: str, max_tokens: int | None, db_path: str) -> None:
 @model_option
 @_handle_errors
 def compact(file: str, thread: str, window: int, trigger: float, keep_recent: int,
-            summarizer: str, db_path: str, extractors: str | None, model: str | None) -> None:
+            summarizer: str, llm_base_url: str | None, llm_model: str, summary_timeout: float,
+            db_path: str, extractors: str | None, model: str | None) -> None:
     """Compact a conversation to fit a context window: system prompt, carried-forward
     block with a summary below it, recent turns. Prints the messages as JSONL (in the
     input's format) on stdout and one JSON log line on stderr.
@@ -279,11 +289,22 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
         scratchpad compact examples/espresso.jsonl --window 2000 > compacted.jsonl
     """
     from scratchpad.compaction import compact as run_compact
+    from scratchpad.summary import DeterministicSummarizer, Summarizer
 
+    chosen: Summarizer = DeterministicSummarizer()
+    if summarizer == "instructor":
+        from scratchpad.instructor_summarizer import InstructorSummarizer
+
+        if not llm_base_url:
+            raise click.UsageError("--summarizer instructor needs --llm-base-url "
+                                   "(or SCRATCHPAD_LLM_BASE_URL)")
+        chosen = InstructorSummarizer(base_url=llm_base_url, model=llm_model,
+                                      timeout=summary_timeout)
     messages = [m.raw for m in read_messages(file)]
     with _open_pad(db_path, extractors, model) as pad:
         result = run_compact(messages, pad=pad, thread=thread, window=window,
-                             trigger=trigger, keep_recent=keep_recent)
+                             trigger=trigger, keep_recent=keep_recent, summarizer=chosen,
+                             timeout=summary_timeout)
     for message in result.messages:
         _print_json(message)
     click.echo(json.dumps(result.log, ensure_ascii=False), err=True)

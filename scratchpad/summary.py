@@ -86,10 +86,12 @@ class Summary(BaseModel):
 
     def render(self) -> str:
         """Return the summary as the text that sits below the block (same summary, same
-        bytes). Empty fields are left out."""
+        bytes). Empty fields are left out; lists grow at their end."""
         span = (f" (turns {self.turns_covered[0]}-{self.turns_covered[1]})"
                 if self.turns_covered else "")
-        lines = [f"=== Summary of earlier turns{span} ==="]
+        # What changes from one compaction to the next (the turns covered, the next step)
+        # comes last, so the text before it stays a stable prefix for provider caches.
+        lines = ["=== Summary of earlier turns ==="]
         if self.request:
             lines.append(f"Request: {self.request}")
         for d in self.decisions:
@@ -100,7 +102,7 @@ class Summary(BaseModel):
         lines.extend(f"Open: {o}" for o in self.open)
         if self.next_step:
             lines.append(f"Next step: {self.next_step}")
-        lines.append("=== End of summary ===")
+        lines.append(f"=== End of summary{span} ===")
         return "\n".join(lines)
 
 

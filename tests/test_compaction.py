@@ -45,7 +45,7 @@ def test_espresso_keeps_what_the_expected_file_lists(pad, espresso_messages) -> 
     assert 'GRANTED: restocking fee: "I\'ve waived the €75 restocking fee for this return"' in text
     assert 'GRANTED: return shipping: "we\'ll cover return shipping as well"' in text
     assert 'OPEN: "Should the original €18 delivery charge be refunded too' in text
-    assert "=== Summary of earlier turns (turns 1-" in text
+    assert "=== End of summary (turns 1-" in text
     assert text.index("=== End of carried forward ===") < text.index("=== Summary")
     assert recent == espresso_messages[-len(recent):]  # the recent turns, verbatim
     assert clean(recent, 0) and any(m["role"] == "user" for m in recent)
@@ -184,3 +184,30 @@ def test_a_growing_coding_session_keeps_every_planted_value_through_ten_compacti
     ingested = next_step - 21  # the last 20 steps were appended after the last round
     assert ingested >= 200
     assert len(pad.store.turn_hashes("coding")) == len(session(ingested)) - 1  # no system
+
+
+def test_consecutive_compactions_share_their_prefix(pad) -> None:
+    """The block sits below the system prompt and changes only at its end, so a provider's
+    prefix cache stays warm: consecutive compactions of a growing session that brings no
+    new pins share the system prompt and the whole block, and at least 90% of the block
+    message (the summary below it grows)."""
+    from tests.synthetic_session import session, steps
+
+    messages, next_step, previous = session(30), 31, None
+    ratios = []
+    for _ in range(4):
+        out = compact(messages, pad=pad, thread="s", window=3000, keep_recent=8)
+        head = json.dumps(out.messages[:2], ensure_ascii=False)
+        if previous is not None:
+            shared = 0
+            for a, b in zip(previous, head, strict=False):
+                if a != b:
+                    break
+                shared += 1
+            block_end = previous.index("=== End of carried forward ===")
+            assert shared > block_end
+            ratios.append(shared / len(previous))
+        previous = head
+        messages = out.messages + steps(next_step, 20)
+        next_step += 20
+    assert min(ratios) >= 0.9, ratios
