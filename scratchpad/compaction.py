@@ -129,19 +129,32 @@ def _summarize(summarizer: Summarizer, request: SummaryRequest, timeout: float) 
 def compact(
     messages: Sequence[Mapping[str, Any]],
     *,
-    pad: Scratchpad,
     thread: str,
     window: int,
     trigger: float = 0.6,
     keep_recent: int = 6,
     summarizer: Summarizer | None = None,
+    pad: Scratchpad | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    summary_cap: int | None = None,
     encoding: str | None = None,
 ) -> Compaction:
     """Return ``messages`` compacted to fit ``window`` tokens, or unchanged while they fit
-    ``trigger × window`` (see the module docstring)."""
+    ``trigger × window`` (see the module docstring).
+
+    ``pad`` keeps the thread between calls; without one, an in-memory store reads the
+    whole conversation on every call (and cannot carry a summary forward). The running
+    summary is folded (its oldest items dropped) once it passes ``summary_cap`` tokens,
+    by default an eighth of the window.
+    """
     if window <= 0 or not 0 < trigger <= 1 or keep_recent < 0:
         raise ValueError("window must be positive, trigger in (0, 1], keep_recent >= 0")
+    if pad is None:
+        with Scratchpad(":memory:") as scratch:
+            return compact(messages, thread=thread, window=window, trigger=trigger,
+                           keep_recent=keep_recent, summarizer=summarizer, pad=scratch,
+                           timeout=timeout, summary_cap=summary_cap, encoding=encoding)
+    cap = summary_cap if summary_cap is not None else window // 8
     started = time.perf_counter()
     summarizer = summarizer or DeterministicSummarizer()
     given = [dict(m) for m in messages]
@@ -191,6 +204,9 @@ def compact(
                        seconds=round(time.perf_counter() - started, 4))
             return Compaction(given, log)
         summary = previous.followed_by(new) if previous else new
+        if tokens.count(summary.render(), encoding) > cap:
+            summary = summary.folded(lambda s: tokens.count(s.render(), encoding) <= cap)
+            log["summary_folded"] = True
         pad.store.save_summary(thread, summary.model_dump_json(),
                                summary.turns_covered[1] if summary.turns_covered else covered)
 

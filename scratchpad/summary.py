@@ -13,6 +13,7 @@ each with its turn, so its output is extractive and the same for the same turns.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 import regex
@@ -83,6 +84,21 @@ class Summary(BaseModel):
             next_step=newer.next_step or self.next_step,
             turns_covered=(first[0], last[1]) if first and last else None,
         )
+
+    def folded(self, fits: Callable[[Summary], bool]) -> Summary:
+        """Return this summary cut down until ``fits`` accepts it: the oldest decisions,
+        established values and failures go first (the request, what is open and the next
+        step stay). How a running summary is kept under its cap."""
+        folded = self
+        while not fits(folded):
+            lists = {name: list(getattr(folded, name))
+                     for name in ("decisions", "established", "tried_and_failed")}
+            longest = max(lists, key=lambda name: len(lists[name]))
+            if not lists[longest]:
+                break
+            lists[longest].pop(0)
+            folded = folded.model_copy(update=lists)
+        return folded
 
     def render(self) -> str:
         """Return the summary as the text that sits below the block (same summary, same

@@ -211,3 +211,22 @@ def test_consecutive_compactions_share_their_prefix(pad) -> None:
         messages = out.messages + steps(next_step, 20)
         next_step += 20
     assert min(ratios) >= 0.9, ratios
+
+
+def test_the_running_summary_is_folded_under_its_cap() -> None:
+    from scratchpad.summary import Decision
+
+    big = Summary(request="Fix the VAT rounding [turn 1]", next_step="Open the PR",
+                  decisions=[Decision(decision=f"decision {n} about the rounding helper",
+                                      turn=n) for n in range(40)])
+    folded = big.folded(lambda s: len(s.render()) <= 600)
+    assert len(folded.render()) <= 600
+    assert folded.request == big.request and folded.next_step == big.next_step
+    assert folded.decisions == big.decisions[-len(folded.decisions):]  # the newest stay
+    assert 0 < len(folded.decisions) < 40
+
+
+def test_without_a_pad_an_in_memory_store_is_used(espresso_messages) -> None:
+    out = compact(espresso_messages, thread="e", window=2000)
+    assert out.changed and 'AGREED: refund: "The refund would be €930"' in \
+        out.messages[1]["content"]
