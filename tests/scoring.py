@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from scratchpad.evaluate import run_corpus
+from scratchpad.messages import read_corpus
 
 #: (conversation row, its records as JSON) per conversation, as ``run_corpus`` yields.
 Outputs = list[tuple[Mapping[str, Any], list[dict[str, Any]]]]
@@ -24,3 +28,9 @@ class Counts:
     found: Counter[str] = field(default_factory=Counter)
     records: Counter[str] = field(default_factory=Counter)
     correct: Counter[str] = field(default_factory=Counter)
+
+
+def extract(corpus: Path) -> tuple[list[dict[str, Any]], Outputs]:
+    """Read a labelled corpus and extract every conversation (in-memory stores)."""
+    rows = read_corpus(corpus)
+    return rows, list(run_corpus(rows, source=corpus.name))

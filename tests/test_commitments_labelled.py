@@ -17,10 +17,8 @@ from typing import Any
 
 import pytest
 
-from scratchpad.evaluate import run_corpus
-from scratchpad.messages import read_corpus
 from tests.conftest import DATA
-from tests.scoring import Counts, Outputs, overlaps
+from tests.scoring import Counts, Outputs, extract, overlaps
 
 CORPUS = DATA / "commitments_labelled.jsonl"
 KINDS = {"commitment": "commitments", "constraint": "constraints"}
@@ -105,14 +103,9 @@ def score(outputs: Outputs) -> Figures:
     return fig
 
 
-def _run() -> tuple[list[dict[str, Any]], Outputs]:
-    rows = read_corpus(CORPUS)
-    return rows, list(run_corpus(rows, source=CORPUS.name))
-
-
 @pytest.fixture(scope="module")
 def extracted() -> tuple[list[dict[str, Any]], Outputs]:
-    return _run()
+    return extract(CORPUS)
 
 
 @pytest.fixture(scope="module")
@@ -147,4 +140,4 @@ def test_floor(figures, kind, name):
 
 
 if __name__ == "__main__":
-    print(score(_run()[1]).report())
+    print(score(extract(CORPUS)[1]).report())

@@ -18,10 +18,8 @@ from typing import Any
 
 import pytest
 
-from scratchpad.evaluate import run_corpus
-from scratchpad.messages import read_corpus
 from tests.conftest import DATA
-from tests.scoring import overlaps
+from tests.scoring import extract, overlaps
 
 CORPUS = DATA / "questions_labelled.jsonl"
 OPEN = {"open", "deferred"}
@@ -136,14 +134,9 @@ def _gold_turn(g: dict[str, Any]) -> int | None:
     return None
 
 
-def _run() -> tuple[list[dict[str, Any]], list]:
-    rows = read_corpus(CORPUS)
-    return rows, list(run_corpus(rows, source=CORPUS.name))
-
-
 @pytest.fixture(scope="module")
 def extracted():
-    return _run()
+    return extract(CORPUS)
 
 
 @pytest.fixture(scope="module")
@@ -182,4 +175,4 @@ def test_floor(figures, name):
 
 
 if __name__ == "__main__":
-    print(score(_run()[1]).report())
+    print(score(extract(CORPUS)[1]).report())
