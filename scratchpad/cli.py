@@ -310,6 +310,38 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
     click.echo(json.dumps(result.log, ensure_ascii=False), err=True)
 
 
+@cli.command()
+@click.option("--schema", "schema_name", required=True,
+              help="A shipped schema (refund) or module:Class of your own.")
+@click.option("--thread", required=True, help="Thread id.")
+@click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
+@db_option
+@_handle_errors
+def state(schema_name: str, thread: str, as_json: bool, db_path: str) -> None:
+    """Show a thread's domain state: each field's pinned value with its turns, and the
+    required fields still missing.
+
+    Example:
+
+        scratchpad state --schema refund --thread espresso
+    """
+    with _read_pad(db_path) as pad:
+        filled = pad.state(thread, schema_name)
+    if as_json:
+        _print_json(filled.model_dump(mode="json"))
+        return
+    for name in type(filled).bindings():
+        value = getattr(filled, name)
+        for item in value if isinstance(value, list) else [value]:
+            if item is None:
+                continue
+            turns = ", ".join(str(t) for t in item.turns)
+            click.echo(f"{name}: {json.dumps(item.text, ensure_ascii=False)} "
+                       f"({item.subtype}, {item.status}; turns {turns})")
+    for line in filled.missing:
+        click.echo(f"MISSING: {line}")
+
+
 def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
     rows = read_corpus(corpus)
     return rows[:limit] if limit else rows

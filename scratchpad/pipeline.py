@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import extractors as extractor_registry
 from extractors import nlp as nlp_module
@@ -34,6 +34,9 @@ from scratchpad.records import (
     record_id,
 )
 from scratchpad.store import Store, StoredTurn
+
+if TYPE_CHECKING:
+    from schemas.base import DomainState
 
 log = logging.getLogger(__name__)
 #: Statuses of the records resolvers see: the live ones, and fulfilled ones (a hold
@@ -323,6 +326,14 @@ class Scratchpad:
             out.sort(key=lambda o: (-(o.age_seconds if o.age_seconds is not None else -1),
                                     -o.age_turns, o.thread, o.turn, o.start))
         return out
+
+    def state(self, thread: str, schema: type[DomainState] | str) -> DomainState:
+        """Return ``thread``'s domain state as ``schema`` (a :class:`schemas.DomainState`
+        subclass, a shipped schema's name such as ``"refund"``, or ``"module:Class"``)."""
+        from schemas.registry import resolve
+
+        self._require(thread)
+        return resolve(schema).fill(self.store.records(thread))
 
     def render(self, thread: str, max_tokens: int | None = None) -> str:
         """Return the carried-forward block of ``thread`` (see :mod:`scratchpad.render`)."""

@@ -17,7 +17,10 @@ PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 @pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
 def test_python_blocks_run(index, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    exec(compile(PYTHON_BLOCKS[index], f"README.md block {index}", "exec"), {})
+    # dont_inherit: the block runs as a user's script would, without this module's
+    # ``from __future__ import annotations``
+    exec(compile(PYTHON_BLOCKS[index], f"README.md block {index}", "exec", dont_inherit=True),
+         {"__name__": "__main__"})
 
 
 def test_demo_output_in_readme_is_current(tmp_path, monkeypatch):
@@ -46,6 +49,7 @@ def test_docs_python_blocks_run(tmp_path, monkeypatch):
     try:
         for i, block in enumerate(blocks):  # each example starts from the shipped patterns
             clear_patterns()
-            exec(compile(block, f"docs/patterns.md block {i}", "exec"), {})
+            exec(compile(block, f"docs/patterns.md block {i}", "exec", dont_inherit=True),
+                 {"__name__": "__main__"})
     finally:
         clear_patterns()

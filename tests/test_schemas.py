@@ -1,0 +1,86 @@
+"""Domain schemas filled from pins: the shipped refund on the example, a custom schema
+end to end (Python and CLI), and the required fields still missing."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from schemas import DomainState, Pinned, Refund, pin
+from scratchpad import Scratchpad
+from scratchpad.cli import cli
+
+
+class Parcel(DomainState):
+    """A custom schema, as the README shows it: a few lines."""
+
+    schema_name = "parcel"
+    tracking: Pinned | None = pin("identifier", label=("tracking", "parcel"), required=True)
+    delivery_fee: Pinned | None = pin("amount", subtype="money", label="delivery")
+    promises: list[Pinned] = pin("commitment", subtype=("promised", "granted"), pick="all")
+    open_questions: list[Pinned] = pin("question", status=("open", "deferred"), pick="all")
+
+
+PARCEL = [
+    {"role": "user", "content": "My parcel hasn't arrived. Tracking number 1Z999AA10123456784."},
+    {"role": "assistant", "content": "I'll refund the €4.99 delivery fee today. "
+                                     "Did anyone sign for it?"},
+]
+
+
+def test_espresso_refund_state(espresso_pad) -> None:
+    state = espresso_pad.state("espresso", Refund)
+    assert state.missing == []
+    refund = state.refund_amount
+    assert refund.text == "The refund would be €930" and refund.subtype == "agreed"
+    assert refund.value == {"amount": "930", "currency": "EUR"} and refund.turns == [12, 13]
+    assert [f.text for f in state.fees_waived] == [
+        "I've waived the €75 restocking fee for this return"]
+    assert state.fees_waived[0].turns == [14]
+    assert state.shipping_covered.text == "we'll cover return shipping as well"
+    (question,) = state.outstanding_questions
+    assert "€18 delivery charge" in question.text and question.status == "deferred"
+    assert question.turns == [14, 15]
+    assert state.collection_booking.text == "COL-66104"
+    assert state.order_id.text == "A-77215" and state.order_id.turns[0] == 1
+    assert espresso_pad.state("espresso", "refund") == state  # by its shipped name
+
+
+def test_required_fields_not_filled_are_listed() -> None:
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", [{"role": "user", "content": "I'd like to return my kettle."}])
+        state = pad.state("t", Refund)
+    assert state.refund_amount is None and state.fees_waived == []
+    assert state.missing == ["order id: not given", "refund amount: not yet agreed"]
+
+
+def test_a_custom_schema_end_to_end(tmp_path) -> None:
+    db = tmp_path / "s.db"
+    with Scratchpad(db) as pad:
+        pad.ingest("p", PARCEL)
+        state = pad.state("p", Parcel)
+    assert state.tracking.text == "1Z999AA10123456784"
+    assert state.delivery_fee.value == {"amount": "4.99", "currency": "EUR"}
+    assert [p.text for p in state.promises] == ["I'll refund the €4.99 delivery fee today"]
+    assert [q.text for q in state.open_questions] == ["Did anyone sign for it?"]
+    runner = CliRunner()
+    out = runner.invoke(cli, ["state", "--schema", "tests.test_schemas:Parcel", "--thread",
+                              "p", "--db", str(db), "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["tracking"]["text"] == "1Z999AA10123456784"
+    text = runner.invoke(cli, ["state", "--schema", "tests.test_schemas:Parcel", "--thread",
+                               "p", "--db", str(db)]).stdout
+    assert 'tracking: "1Z999AA10123456784" (' in text
+
+
+def test_unknown_schemas_are_one_line_errors(tmp_path) -> None:
+    db = tmp_path / "s.db"
+    with Scratchpad(db) as pad:
+        pad.ingest("p", PARCEL)
+    runner = CliRunner()
+    for name, said in (("nope", "Unknown schema 'nope'. Shipped: refund"),
+                       ("tests.test_schemas:PARCEL", "is not a DomainState subclass"),
+                       ("no.such.module:X", "Cannot load schema")):
+        out = runner.invoke(cli, ["state", "--schema", name, "--thread", "p", "--db", str(db)])
+        assert out.exit_code == 1 and said in out.stderr and out.stderr.count("\n") == 1
