@@ -18,7 +18,8 @@ then the most recent turns verbatim, in the input's format (OpenAI or Anthropic)
 * If the block and the recent turns alone exceed the window, compaction keeps fewer
   recent turns (down to the latest user message), then drops the summary, then lets the
   block drop its lowest-priority lines (dates first, open questions last), and logs what
-  it dropped.
+  it dropped. When even that does not fit (a latest user message longer than the
+  window), ``log["over_window"]`` is true.
 
 Each call returns a :class:`Compaction` whose ``log`` is the JSON line the CLI prints.
 """
@@ -174,8 +175,9 @@ def compact(
     log: dict[str, Any] = {"thread": thread, "tokens_before": before, "window": window,
                            "compacted": False, "summarizer": summarizer.name,
                            "summarizer_calls": 0}
-    if before <= trigger * window:
-        log.update(tokens_after=before, reason="under the trigger",
+    if before <= trigger * window or not turns:
+        log.update(tokens_after=before,
+                   reason="under the trigger" if turns else "no turns to compact",
                    seconds=round(time.perf_counter() - started, 4))
         return Compaction(given, log)
 
@@ -222,7 +224,8 @@ def compact(
     log.update(compacted=True, tokens_after=after, pins=pins,
                summary_tokens=tokens.count(summary.render(), encoding) if summary else 0,
                kept_turns=kept_numbers, dropped_turns=[n for n in numbers if n not in kept_set],
-               shrunk=shrunk, seconds=round(time.perf_counter() - started, 4))
+               shrunk=shrunk, over_window=after > window,
+               seconds=round(time.perf_counter() - started, 4))
     block = _block_message(text, as_anthropic)
     return Compaction(systems + [block] + pinned_user + kept, log)
 

@@ -230,3 +230,14 @@ def test_without_a_pad_an_in_memory_store_is_used(espresso_messages) -> None:
     out = compact(espresso_messages, thread="e", window=2000)
     assert out.changed and 'AGREED: refund: "The refund would be €930"' in \
         out.messages[1]["content"]
+
+
+def test_nothing_to_compact_comes_back_unchanged() -> None:
+    assert compact([], thread="x", window=100).messages == []
+    system_only = [{"role": "system", "content": "rules " * 300}]
+    out = compact(system_only, thread="x", window=100)
+    assert out.messages == system_only and out.log["reason"] == "no turns to compact"
+    one_turn = [{"role": "user", "content": "Refund order A-77215 for €930 please. " * 30}]
+    out = compact(one_turn, thread="y", window=200, keep_recent=0)
+    assert out.messages[-1] == one_turn[0]  # the latest user message always stays
+    assert out.log["over_window"] is True  # ... even when it alone passes the window
