@@ -21,7 +21,7 @@ from extractors.commitments import (
     undo_head,
 )
 from extractors.nlp import doc_of
-from extractors.overlap import argument_values, reads_only, terms, ties
+from extractors.overlap import argument_values, reads_only, terms, ties, tool_failed, word_stems
 from scratchpad.records import Kind, Record, Status
 
 if TYPE_CHECKING:
@@ -60,20 +60,14 @@ RECEIVED = regex.compile(
     r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
     r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
     regex.IGNORECASE)
-TOOL_FAILURE = regex.compile(r"\b(?:error|fail(?:ed|ure)?|denied|invalid|not\s+found)\b|"
-                             r"\"ok\"\s*:\s*false|\"success\"\s*:\s*false", regex.IGNORECASE)
 _PENDING = {"offered", "agreed", "promised"}
 _UNDOABLE = {"offered", "agreed", "granted", "promised"}
 ACCEPT_WINDOW = 3
 
 
-def _words(label: str | None) -> set[str]:
-    return {stem(w) for w in regex.findall(r"\w+", label or "")} - {""}
-
-
 def _about_same(a: Record, b: Record) -> bool:
     if a.label and b.label:
-        return bool(_words(a.label) & _words(b.label))
+        return bool(word_stems(a.label) & word_stems(b.label))
     return a.attrs.get("verb") == b.attrs.get("verb") and bool(a.attrs.get("verb"))
 
 
@@ -81,7 +75,7 @@ def _undone_by(r: Record, head: str) -> bool:
     """Return whether undoing ``head`` takes ``r`` back: a word of its label, or its verb
     or a noun made from it ("hold" ~ hold, "booking" ~ book, "reservation" ~ reserv)."""
     verb = str(r.attrs.get("verb") or "")
-    return head in _words(r.label) or (len(verb) >= 4 and head.startswith(verb))
+    return head in word_stems(r.label) or (len(verb) >= 4 and head.startswith(verb))
 
 
 #: A clause that picks or accepts the thing it names: "the refund, please", "store credit
@@ -203,8 +197,8 @@ class CommitmentLifecycle:
         a, b = _first_clause(turn.text)
         first = turn.text[a:b]
         named = money_value(first)
-        words = {stem(w) for w in regex.findall(r"\w+", first)}
-        chosen = [r for r in offers if _words(r.label) and _words(r.label) <= words]
+        words = word_stems(first)
+        chosen = [r for r in offers if word_stems(r.label) and word_stems(r.label) <= words]
         choosing = bool(chosen) and bool(CHOOSE.search(first, timeout=TIMEOUT))
         if not choosing and (REJECT.search(first, timeout=TIMEOUT)
                              or not ACCEPT.search(first, timeout=TIMEOUT)):
@@ -318,12 +312,12 @@ class CommitmentLifecycle:
                 continue  # the user reports only receipt of what the agent promised
             if CONDITION_CUE.search(ctext, timeout=TIMEOUT) and "once" in ctext.lower():
                 continue
-            words = {stem(w) for w in regex.findall(r"\w+", ctext)}
+            words = word_stems(ctext)
             said = terms(ctext) if received else set()
             for r in pending:
                 if r.id in {c.record_id for c in out}:
                     continue
-                if (_words(r.label) and _words(r.label) <= words) or (
+                if (word_stems(r.label) and word_stems(r.label) <= words) or (
                         received and terms(r.text) & said):
                     out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
                                              clause.end, note="received" if received else "done"))
@@ -333,14 +327,14 @@ class CommitmentLifecycle:
         """A successful action tool fulfils what its name or arguments name: ``cancel_hold``
         for "I'll cancel the hold", ``change_booking(train="FR 9519")`` for the agreed
         move to FR 9519. A tool that only reads (``get_order``) fulfils nothing."""
-        if TOOL_FAILURE.search(turn.text, timeout=TIMEOUT) or reads_only(turn.tool_name):
+        if tool_failed(turn.text) or reads_only(turn.tool_name):
             return []
-        keys = {stem(w) for w in regex.split(r"[_\W]+", turn.tool_name or "") if w}
+        keys = word_stems(turn.tool_name)
         done = terms(argument_values(turn.tool_arguments))
         out = []
         for r in pending:
             verb = r.attrs.get("verb", "")
-            named = keys & (_words(r.label) | {verb})
+            named = keys & (word_stems(r.label) | {verb})
             if named or ties(terms(r.text), done, extra=int(bool(verb) and verb in keys)):
                 out.append(Change.status(r, Status.FULFILLED, turn, 0, len(turn.text),
                                          note=f"tool {turn.tool_name}"))

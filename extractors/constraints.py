@@ -35,7 +35,15 @@ from extractors.clauses import (
 )
 from extractors.commitments import CARRIED_LINE
 from extractors.nlp import doc_of
-from extractors.overlap import argument_values, reads_only, specific, terms
+from extractors.overlap import (
+    COMMON,
+    argument_values,
+    reads_only,
+    specific,
+    terms,
+    tool_failed,
+    word_stems,
+)
 from scratchpad.records import Kind, Record, Status
 
 if TYPE_CHECKING:
@@ -264,33 +272,17 @@ KEPT = regex.compile(
 #: A clause about what will or could happen reports nothing done.
 FUTURE = regex.compile(r"\b(?:will|won['’]?t|['’]ll|can|could|would|should|shall|going\s+to)\b",
                        _I)
-TOOL_FAILURE = regex.compile(r"\b(?:error|fail(?:ed|ure)?|denied|invalid|not\s+found)\b|"
-                             r"\"ok\"\s*:\s*false|\"success\"\s*:\s*false", _I)
 _CONCESSION_STEMS = frozenset(stem(w) for w in (
     "waive refund cover credit reimburse compensate discount reduce drop remove cancel "
     "exempt absorb pay comp").split())
 
 
-def _words(label: str | None) -> set[str]:
-    return {stem(w) for w in regex.findall(r"\w+", label or "")} - {""}
-
-
-#: Words too common to tie a commitment to a constraint ("I'll send it to you").
-_PLAIN = frozenset(stem(w) for w in """
-the a an and or but not no to of for on in at by with from into onto my your our their his
-her its it this that these those i you we they he she me us them is are was were be been
-have has had do does did will would can could should must may might shall please just also
-then so if as any some all one more less than very really only get got make made want need
-like prefer rather instead keep stay sure ensure don dont can't cannot won't
-""".split())
-
-
 def _meets(constraint: Record, commitment: Record) -> bool:
     """Return whether an agent commitment meets a constraint on the same thing: their
     labels share a word, or their clauses share a word that is not a common one."""
-    if not (_words(constraint.label) & _words(commitment.label)
-            or content_stems(constraint.text, _PLAIN, 4)
-            & content_stems(commitment.text, _PLAIN, 4)):
+    if not (word_stems(constraint.label) & word_stems(commitment.label)
+            or content_stems(constraint.text, COMMON, 4)
+            & content_stems(commitment.text, COMMON, 4)):
         return False
     if commitment.subtype not in {"granted", "promised", "agreed"}:
         return False
@@ -331,7 +323,7 @@ class ConstraintLifecycle:
         "I'd prefer a quiet carriage", ``run_command("python3.9 -m pytest")`` for "keep it
         Python 3.9 compatible". Tools that only read meet nothing."""
         if turn.tool_arguments is None or reads_only(turn.tool_name) \
-                or TOOL_FAILURE.search(turn.text, timeout=TIMEOUT):
+                or tool_failed(turn.text):
             return []
         done = terms(argument_values(turn.tool_arguments))
         out = []
@@ -339,7 +331,7 @@ class ConstraintLifecycle:
             if r.status != Status.ACTIVE.value or r.subtype == "prohibition":
                 continue
             shared = terms(r.text) & done
-            if shared and (any(specific(t) for t in shared) or _words(r.label) & shared):
+            if shared and (any(specific(t) for t in shared) or word_stems(r.label) & shared):
                 out.append(Change.status(r, Status.SATISFIED, turn, 0, len(turn.text),
                                          note=f"met by tool {turn.tool_name}",
                                          satisfied_turn=turn.number))
@@ -389,8 +381,8 @@ class ConstraintLifecycle:
             m = WITHDRAW.search(ctext, timeout=TIMEOUT)
             if m is None:
                 continue
-            words = {stem(w) for w in regex.findall(r"\w+", ctext)}
-            named = [r for r in older if _words(r.label) and _words(r.label) <= words]
+            words = word_stems(ctext)
+            named = [r for r in older if word_stems(r.label) and word_stems(r.label) <= words]
             if not named and older and len(regex.findall(r"\w+", turn.text)) <= 5:
                 named = [older[-1]]  # "never mind that": the latest constraint
             for r in named:

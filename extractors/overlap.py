@@ -34,6 +34,11 @@ get search list find lookup look check fetch read query show view describe statu
 inspect verify validate preview estimate quote
 """.split())
 
+#: What a tool result says when the call did not do its job.
+TOOL_FAILURE = regex.compile(r"\b(?:error|fail(?:ed|ure)?|denied|invalid|not\s+found)\b|"
+                             r"\"ok\"\s*:\s*false|\"success\"\s*:\s*false",
+                             regex.IGNORECASE)
+
 _WORD = regex.compile(r"[^\W\d_]{4,}")
 _NUMBER = regex.compile(r"\d+(?:[.:,]\d+)*")
 _CODE = regex.compile(r"(?<![\w./-])(?=[\w./-]*[A-Za-z])(?=[\w./-]*(?:\d|[./_]\w))"
@@ -82,7 +87,20 @@ def argument_values(arguments: str | None) -> str:
         return arguments
 
 
+def word_stems(text: str | None) -> set[str]:
+    """The stems of every word of a label or a tool name ("return shipping",
+    ``change_booking``), short and common ones included."""
+    return {stem(w) for w in regex.split(r"[_\W]+", text or "") if w}
+
+
 def reads_only(tool_name: str | None) -> bool:
     """True when the tool's name says it only reads (``get_order``, ``search_trains``)."""
-    words = {stem(w) for w in regex.split(r"[_\W]+", tool_name or "") if w}
-    return bool(words & READ_WORDS)
+    return bool(word_stems(tool_name) & READ_WORDS)
+
+
+def tool_failed(result: str) -> bool:
+    """True when a tool result reports that the call failed."""
+    try:
+        return bool(TOOL_FAILURE.search(result, timeout=1.0))
+    except TimeoutError:
+        return True  # an unreadable result proves nothing done

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from extractors.clauses import stem
+from extractors.overlap import word_stems
 from scratchpad.records import Record
 
 #: Statuses a field reads by default: what still holds (not superseded or revoked).
@@ -70,13 +70,9 @@ class Binding(BaseModel):
         if self.roles and record.role not in self.roles:
             return False
         if self.labels:
-            words = _words(record.label)
-            return any(_words(label) <= words for label in self.labels)
+            words = word_stems(record.label)
+            return any(word_stems(label) <= words for label in self.labels)
         return True
-
-
-def _words(text: str | None) -> set[str]:
-    return {stem(w) for w in (text or "").replace("-", " ").split() if w}
 
 
 def _tuple(value: str | Iterable[str] | None) -> tuple[str, ...]:
