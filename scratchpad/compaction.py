@@ -96,27 +96,21 @@ def _ingest(pad: Scratchpad, thread: str, turns: list[dict[str, Any]], fed_back:
     ones, in order but not all of them (the latest user message may be kept apart from
     the recent turns), followed by new ones: each is matched by content hash to the next
     stored turn with that hash; the first that matches none starts the new turns, which
-    continue the numbering."""
+    continue the numbering. Only the given turns are read and hashed, never the thread."""
     if not fed_back or not pad.store.has_thread(thread):
         pad.ingest(thread, turns)
         return list(range(1, len(turns) + 1))
-    stored = pad.store.turn_hashes(thread)
-    where: dict[str, list[int]] = {}
-    for number, digest in enumerate(stored, 1):
-        where.setdefault(digest, []).append(number)
+    hashes = [content_hash(parse_message(m)) for m in turns]
+    where = pad.store.turn_numbers(thread, hashes)
     numbers: list[int] = []
-    last = 0
-    for m in turns:
-        later = [n for n in where.get(content_hash(parse_message(m)), []) if n > last]
+    for digest in hashes:
+        later = [n for n in where.get(digest, []) if n > (numbers[-1] if numbers else 0)]
         if not later:
             break
-        last = later[0]
-        numbers.append(last)
-    new = turns[len(numbers):]
-    if new:
-        earlier = [t.message for t in pad.store.turns(thread)]
-        pad.ingest(thread, earlier + new)
-    return numbers + list(range(len(stored) + 1, len(stored) + 1 + len(new)))
+        numbers.append(later[0])
+    known = len(numbers)
+    result = pad.extend(thread, turns[known:], context=turns[:known])
+    return numbers + result.new_turns
 
 
 def _summarize(summarizer: Summarizer, request: SummaryRequest, timeout: float) -> Summary:
@@ -166,8 +160,7 @@ def compact(
     numbers = _ingest(pad, thread, turns, fed_back)
     # Turns cost what the store counted when they were ingested (never re-tokenized);
     # only the system prompt and an earlier block message are counted here.
-    stored = {t.turn: t.tokens for t in pad.store.turns(thread, since=numbers[0])} \
-        if numbers else {}
+    stored = pad.store.turn_tokens(thread, numbers)
     turn_costs = [stored[n] for n in numbers]
     other = [m for m in given if m.get("role") == "system" or is_block(m)]
     before = tokens.messages_tokens(
@@ -195,11 +188,12 @@ def compact(
                          tool_name=names.get(str(m.get("tool_call_id"))))
              for i, (n, m) in enumerate(zip(numbers[:start], turns[:start], strict=True))
              if n > covered and i != last_user]
+    block = pad.render(thread)
     summary = previous
     if fresh:
         log["summarizer_calls"] = 1
         try:
-            new = _summarize(summarizer, SummaryRequest(turns=fresh, pinned=pad.render(thread),
+            new = _summarize(summarizer, SummaryRequest(turns=fresh, pinned=block,
                                                         previous=previous), timeout)
         except Exception as exc:  # any failure: never an error string as a summary
             log.update(tokens_after=before, reason=f"summarizer failed: {exc!r}"[:300],
@@ -215,7 +209,7 @@ def compact(
     shrunk: list[str] = []
     head_costs = [_count(m, encoding) for m in systems] + (
         [turn_costs[last_user]] if pinned_user and last_user is not None else [])
-    text, after, kept, pins = _assemble(pad, thread, head_costs, summary, turns[start:],
+    text, after, kept, pins = _assemble(pad, thread, block, head_costs, summary, turns[start:],
                                         turn_costs[start:], window, encoding, shrunk)
     first_kept = len(turns) - len(kept)
     kept_numbers = ([numbers[last_user]] if pinned_user and last_user is not None else []) \
@@ -240,14 +234,13 @@ def _count(message: Mapping[str, Any], encoding: str | None) -> int:
     return tokens.message_tokens(parse_message(message), encoding)
 
 
-def _assemble(pad: Scratchpad, thread: str, head_costs: list[int],
+def _assemble(pad: Scratchpad, thread: str, block: str, head_costs: list[int],
               summary: Summary | None, kept: list[dict[str, Any]], kept_costs: list[int],
               window: int, encoding: str | None, shrink: list[str]
               ) -> tuple[str, int, list[dict[str, Any]], int]:
     """Build the block message's text and fit it with the kept turns in ``window``:
     fewer recent turns first, then no summary, then a block that drops its
     lowest-priority lines. Returns (text, tokens, kept turns, block lines)."""
-    block = pad.render(thread)
     summary_text = summary.render() if summary else ""
 
     def text_of(block_text: str, with_summary: bool) -> str:

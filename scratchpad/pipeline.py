@@ -137,11 +137,37 @@ class Scratchpad:
         for number, (old, new) in enumerate(zip(stored, hashes, strict=False), 1):
             if old != new:
                 raise TurnConflictError(thread, number)
-        result = IngestResult(thread=thread)
         first = len(stored)
-        fresh = turns[first:]
+        return self._add(thread, first, turns[first:], hashes[first:], context=turns[:first])
+
+    def extend(
+        self,
+        thread: str,
+        messages: Iterable[Mapping[str, Any] | Message],
+        *,
+        context: Iterable[Mapping[str, Any] | Message] = (),
+    ) -> IngestResult:
+        """Store and extract ``messages`` as the turns that follow ``thread``'s stored
+        ones, without reading or re-hashing the stored ones (what compaction does when
+        its output comes back with new messages). ``context``: earlier messages the
+        caller still has (e.g. the recent turns kept verbatim), read only to name the
+        tools whose results the new messages carry."""
+        given = [m if isinstance(m, Message) else parse_message(m, source="messages", line=i)
+                 for i, m in enumerate(messages, 1)]
+        before = [m if isinstance(m, Message) else parse_message(m, source="context", line=i)
+                  for i, m in enumerate(context, 1)]
+        fresh = [m for m in given if m.role != "system"]
+        return self._add(thread, self.store.turn_count(thread), fresh,
+                         [content_hash(m) for m in fresh],
+                         context=[m for m in before if m.role != "system"])
+
+    def _add(self, thread: str, first: int, fresh: list[Message], hashes: list[str],
+             *, context: list[Message]) -> IngestResult:
+        """Extract and store ``fresh`` as turns ``first + 1`` on."""
+        result = IngestResult(thread=thread)
         if not fresh:
             return result
+        turns = context + fresh
         tool_calls = _tool_calls(turns)
         spoke = self.store.last_text_turns(thread) if first else {}
         views = []
@@ -165,7 +191,7 @@ class Scratchpad:
         live: dict[str, dict[str, Record]] = {kind: {} for kind in self._resolved_kinds}
         for r in self.store.records(thread, kinds=self._resolved_kinds, statuses=RESOLVABLE):
             live[r.kind][r.id] = r
-        for view, doc, message, digest in zip(views, docs, fresh, hashes[first:], strict=True):
+        for view, doc, message, digest in zip(views, docs, fresh, hashes, strict=True):
             added, updated, events = self._process(view, doc, live)
             self.store.add_turn(
                 StoredTurn(

@@ -71,6 +71,37 @@ class Store:
         )
         return [row["content_hash"] for row in rows]
 
+    def turn_count(self, thread: str) -> int:
+        """Return how many turns ``thread`` has stored."""
+        rows = self.db.query("select count(*) as n from turns where thread = ?", [thread])
+        return int(next(iter(rows))["n"])
+
+    def turn_numbers(self, thread: str, hashes: Iterable[str]) -> dict[str, list[int]]:
+        """Return, for each of ``hashes`` that stored turns of ``thread`` have, their turn
+        numbers in order."""
+        wanted = sorted(set(hashes))
+        out: dict[str, list[int]] = {}
+        for chunk in range(0, len(wanted), 500):
+            part = wanted[chunk:chunk + 500]
+            rows = self.db.query(
+                f"select content_hash, turn from turns where thread = ? and content_hash in "
+                f"({', '.join('?' * len(part))}) order by turn", [thread, *part])
+            for row in rows:
+                out.setdefault(row["content_hash"], []).append(row["turn"])
+        return out
+
+    def turn_tokens(self, thread: str, numbers: Iterable[int]) -> dict[int, int]:
+        """Return the stored token count of each of the turns ``numbers`` of ``thread``."""
+        wanted = sorted(set(numbers))
+        out: dict[int, int] = {}
+        for chunk in range(0, len(wanted), 500):
+            part = wanted[chunk:chunk + 500]
+            rows = self.db.query(
+                f"select turn, tokens from turns where thread = ? and turn in "
+                f"({', '.join('?' * len(part))})", [thread, *part])
+            out.update((row["turn"], row["tokens"]) for row in rows)
+        return out
+
     def last_text_turns(self, thread: str) -> dict[str, int]:
         """Return, per role, the latest turn of ``thread`` whose content is not empty."""
         rows = self.db.query(

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scratchpad import Scratchpad
+from scratchpad.errors import TurnConflictError
 
 
 def test_every_record_is_verbatim(espresso_pad, espresso_messages):
@@ -118,3 +119,25 @@ def test_tool_output_is_not_parsed(monkeypatch) -> None:
         assert not any("total" in text for text in seen)  # the tool JSON was never parsed
         assert "Where is order A-77215?" in seen
         assert {r.text for r in pad.records("t")} >= {"A-77215", "930", "tomorrow"}
+
+
+def test_extend_continues_a_thread_from_the_new_messages_alone() -> None:
+    call = {"id": "c9", "type": "function",
+            "function": {"name": "cancel_hold", "arguments": '{"hold": "HLD-30417"}'}}
+    first = [{"role": "user", "content": "Please hold the Wednesday slot."},
+             {"role": "assistant", "content": "I'll hold it as HLD-30417."}]
+    later = [{"role": "assistant", "content": None, "tool_calls": [call]},
+             {"role": "tool", "tool_call_id": "c9", "content": '{"released": "HLD-30417"}'}]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", first)
+        result = pad.extend("t", later[1:], context=later[:1])  # the call is only context
+        assert result.new_turns == [3]
+        assert pad.store.turn_count("t") == 3
+        with pytest.raises(TurnConflictError):  # turn 3 is the result, not the call
+            pad.ingest("t", first + later)
+        assert pad.extend("t", []).new_turns == []
+    with Scratchpad(":memory:") as pad:
+        assert pad.extend("new", first).new_turns == [1, 2]
+        assert pad.store.turn_numbers("new", [pad.store.turn_hashes("new")[1], "x"]) == {
+            pad.store.turn_hashes("new")[1]: [2]}
+        assert pad.store.turn_tokens("new", [2, 7]).keys() == {2}
