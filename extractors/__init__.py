@@ -34,6 +34,13 @@ _SHIPPED = (
     "extractors.questions",
     "extractors.answers",
     "extractors.releases",
+    "extractors.levels",
+    "extractors.products",
+    "extractors.people",
+    "extractors.edits",
+    "extractors.attempts",
+    "extractors.causes",
+    "extractors.requests",
 )
 for _module in _SHIPPED:
     importlib.import_module(_module)

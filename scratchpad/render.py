@@ -18,11 +18,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import regex
 
 from scratchpad import tokens
 from scratchpad.records import Event, Kind, Record, Status
+
+if TYPE_CHECKING:
+    from schemas.base import DomainState
 
 HEADER = "=== Carried forward verbatim (do not paraphrase) ==="
 FOOTER = "=== End of carried forward ==="
@@ -47,7 +51,12 @@ COMMITMENT_PREFIX = {
     "declined": "DECLINED",
     "revoked": "REVOKED",
     "claimed": "USER CLAIM",
+    "requested": "TASK",
+    "tried": "TRIED",
+    "found": "FOUND",
 }
+#: Schema field lines (see :func:`schema_lines`) outlast every other line under a cap.
+SCHEMA_PRIORITY = 6
 MAX_EXTRA_TURNS = 3
 _LABEL_JUNK = regex.compile(r"[^\p{L}\p{N} '\-/&.]+")
 
@@ -74,13 +83,13 @@ def clean_label(label: str | None) -> str:
     return " ".join(_LABEL_JUNK.sub(" ", label).split())[:60]
 
 
-def _turns_note(turns: Sequence[int]) -> str:
+def _turns_note(turns: Sequence[int], word: str = "again") -> str:
     extra = [t for t in turns[1:]]
     if not extra:
         return ""
     shown = ", ".join(str(t) for t in extra[:MAX_EXTRA_TURNS])
     more = f" and {len(extra) - MAX_EXTRA_TURNS} more" if len(extra) > MAX_EXTRA_TURNS else ""
-    return f"; again turn{'s' if len(extra) > 1 else ''} {shown}{more}"
+    return f"; {word} turn{'s' if len(extra) > 1 else ''} {shown}{more}"
 
 
 def _value_key(record: Record) -> str:
@@ -206,15 +215,37 @@ def _question_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str |
     return f"OPEN: {quote(r.text)} ({'; '.join(parts)})"
 
 
+def schema_lines(state: DomainState) -> list[Line]:
+    """The lines an attached schema puts at the top of the block: one per filled value
+    ("REFUND refund amount: "…" (agreed; turns 12, 13)"), then one per missing
+    required field. They sit before the turn-ordered lines and are the last to go under
+    a token cap."""
+    name = type(state).schema_key().upper()
+    out = []
+    for field, value in state.filled_fields():
+        about = [value.subtype] if value.kind == Kind.COMMITMENT.value else []
+        if value.kind == Kind.QUESTION.value:
+            about = [value.status]
+        others = [value.turn, *(t for t in value.turns if t != value.turn)]
+        where = f"turn {value.turn}{_turns_note(others, 'also')}"
+        note = "; ".join([*about, where])
+        out.append(f"{name} {field.replace('_', ' ')}: {quote(value.text)} ({note})")
+    out.extend(f"{name} MISSING {line}" for line in state.missing)
+    return [Line(0, i, SCHEMA_PRIORITY, text) for i, text in enumerate(out)]
+
+
 def render_block(
     records: Sequence[Record],
     events: Sequence[Event],
     *,
+    states: Sequence[DomainState] = (),
     max_tokens: int | None = None,
     encoding: str | None = None,
 ) -> str:
-    """Return the carried-forward block; with ``max_tokens``, drop low-priority lines."""
-    lines = build_lines(records, events)
+    """Return the carried-forward block, the lines of ``states`` (attached schemas)
+    first; with ``max_tokens``, drop low-priority lines."""
+    head = [line for state in states for line in schema_lines(state)]
+    lines = [*head, *build_lines(records, events)]
     body = [ln.text for ln in lines] or [EMPTY]
     block = "\n".join([HEADER, *body, FOOTER]) + "\n"
     if max_tokens is None or tokens.count(block, encoding) <= max_tokens:

@@ -1,0 +1,134 @@
+"""The extractors behind the ticket and coding schemas: severity levels, products,
+reviewers, edited files, attempts that failed, stated causes and the opening request."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.attempts import Attempts
+from extractors.base import TurnView
+from extractors.causes import Causes
+from extractors.edits import Edits
+from extractors.levels import Levels
+from extractors.people import People
+from extractors.products import Products
+from extractors.requests import Requests
+
+
+def texts(extractor, text: str, role: str = "user", **view) -> list[str]:
+    turn = TurnView(thread="t", number=1, role=role, text=text, **view)
+    return [c.text for c in extractor.extract(turn)]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("It's urgent, severity 2.", ["severity 2"]),
+    ("Your case is marked P2 now.", ["P2"]),
+    ("This is a high priority ticket.", ["high priority"]),
+    ("Priority: High", ["Priority: High"]),
+    ("We had a Sev-1 incident overnight.", ["Sev-1"]),
+    ("critical severity outage", ["critical severity"]),
+    ("I ordered 2 P2 boxes.", []),  # a bare code with nothing about tickets
+    ("It's urgent, please.", []),  # tone, not a level
+    ("The high incident rate worries me.", []),
+])
+def test_levels(text, found) -> None:
+    assert texts(Levels(), text) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Hi, my Orbi RBK752 router keeps dropping.", ["Orbi RBK752 router"]),
+    ("I'm on the Pro plan.", ["Pro plan"]),
+    ("The LinkSync desktop app crashes on start.", ["LinkSync desktop app"]),
+    ("It's on an iPad Pro tablet.", ["iPad Pro tablet"]),
+    ("I bought 2 routers and a 5 GB plan.", []),
+    ("Hi Sam, the app is broken.", []),
+])
+def test_products(text, found) -> None:
+    assert texts(Products(), text) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Great, ask @mkowalski to review. Priya will review it too.", ["@mkowalski", "Priya"]),
+    ("Reviewer: Dana Lee", ["Dana Lee"]),
+    ("Please assign the PR to Tomás for review.", ["Tomás"]),
+    ("I asked Bob about the logs.", []),
+    ("Ask Bob for the logs, then I'll review it.", []),
+])
+def test_reviewers(text, found) -> None:
+    assert texts(People(), text) == found
+
+
+def test_edited_paths_come_from_edits_not_reads() -> None:
+    prose = ("I edited src/uploader/retry.py and added tests/test_retry.py. "
+             "Next I'll read docs/x.md.")
+    assert texts(Edits(), prose, "assistant") == ["src/uploader/retry.py", "tests/test_retry.py"]
+    assert texts(Edits(), "Please fix the test in tests/test_upload.py", "user") == []
+    assert texts(Edits(), "Wrote 42 lines to src/app/main.ts", "tool",
+                 tool_name="write_file") == ["src/app/main.ts"]
+    assert texts(Edits(), "1: import os  # see lib/util.py", "tool", tool_name="read_file") == []
+    status = "On branch fix/x\nChanges not staged:\n\tmodified:   src/db/pool.go\n"
+    assert texts(Edits(), status, "tool", tool_name="bash") == ["src/db/pool.go"]
+    # A branch name is not a file, even in an editing sentence.
+    assert texts(Edits(), "I updated config/app.yml on branch fix/retry-timeout.",
+                 "assistant") == ["config/app.yml"]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("I've already restarted the router and reset it, but it still drops every hour.",
+     ["I've already restarted the router and reset it"]),
+    ("Bumping the timeout to 30s didn't help.", ["Bumping the timeout to 30s didn't help"]),
+    ("I tried pinning requests to 2.31 but the import error persists.",
+     ["I tried pinning requests to 2.31"]),
+    ("I reinstalled the app and it still crashes on launch.", ["I reinstalled the app"]),
+    ("We cleared the cache, no luck.", ["We cleared the cache"]),
+    ("Have you tried restarting it?", []),  # a suggestion, not an attempt
+    ("I called yesterday and nobody answered.", []),
+    ("I booked a table for two.", []),
+])
+def test_attempts(text, found) -> None:
+    assert texts(Attempts(), text) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("The root cause is that the retry loop reuses a closed session.",
+     ["The root cause is that the retry loop reuses a closed session"]),
+    ("Turns out the cron job runs in UTC.", ["Turns out the cron job runs in UTC"]),
+    ("It might be caused by DNS.", []),
+    ("You'll have a written root-cause analysis by Friday.", []),
+    ("Is the root cause the cache?", []),
+])
+def test_causes(text, found) -> None:
+    assert texts(Causes(), text, "assistant") == found
+
+
+def test_the_request_is_the_first_user_turns_first_ask() -> None:
+    first = "Hey! Please fix the flaky upload test. It's for PAY-1432."
+    assert texts(Requests(), first) == ["Please fix the flaky upload test"]
+    assert texts(Requests(), "Refactor the billing module to use the new client.") == [
+        "Refactor the billing module to use the new client"]
+    assert texts(Requests(), "I want to book a table.") == []
+    later = TurnView(thread="t", number=3, role="user", text="Please also add a test.",
+                     previous_by_role={"user": 1})
+    assert Requests().extract(later) == []  # only the opening request frames the task
+
+
+CUES = st.sampled_from([
+    "I tried ", "already ", " didn't help", " still ", "root cause is ", "turns out ",
+    "Please fix ", "Can you add ", "severity 2 ", " P1 ", " priority: high ", " router ",
+    " Pro plan ", "ask @dev to review ", " will review ", "edited src/a.py ", "modified:   ",
+    "\n", ". ", ", but ", "?", "I ", "we ", "ing ", "ed ", "€", "😀", "é",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(CUES | st.text(max_size=12), max_size=30), st.sampled_from(
+    ["user", "assistant", "tool"]))
+def test_property_spans_are_verbatim(parts, role) -> None:
+    text = "".join(parts)
+    view = TurnView(thread="t", number=1, role=role, text=text, tool_name="edit_file")
+    for extractor in (Levels(), Products(), People(), Edits(), Attempts(), Causes(),
+                      Requests()):
+        for c in extractor.extract(view):
+            assert c.text == text[c.start:c.end] and c.start < c.end
