@@ -17,15 +17,19 @@ record fills yet::
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Literal
 
+import regex
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors.overlap import word_stems
 from scratchpad.records import Record
 
+_NAME = regex.compile(r"[a-z][a-z0-9_]*")
 #: Statuses a field reads by default: what still holds (not superseded or revoked).
 HOLDING = ("active", "fulfilled", "satisfied", "open", "deferred")
 
@@ -41,7 +45,9 @@ class Pinned(BaseModel):
     subtype: str
     status: str
     label: str | None = None
-    #: The record ids behind the value (the chosen one first, then others saying the same).
+    #: The turn ``text`` is quoted from.
+    turn: int
+    #: The record ids behind the value (the quoted one first, then others saying the same).
     records: list[str]
     #: Every turn the value appears or changed status in, ascending.
     turns: list[int]
@@ -57,6 +63,9 @@ class Binding(BaseModel):
     labels: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
     statuses: tuple[str, ...] = HOLDING
+    #: A regex the record's text must match somewhere (case-insensitive), e.g. what
+    #: makes a command a test command.
+    pattern: str | None = None
     pick: Literal["latest", "first", "all"] = "latest"
     required: bool = False
     missing: str = "not given yet"
@@ -68,6 +77,8 @@ class Binding(BaseModel):
         if self.subtypes and record.subtype not in self.subtypes:
             return False
         if self.roles and record.role not in self.roles:
+            return False
+        if self.pattern and not _compiled(self.pattern).search(record.text):
             return False
         if self.labels:
             words = word_stems(record.label)
@@ -81,17 +92,28 @@ def _tuple(value: str | Iterable[str] | None) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
 
+@functools.cache
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    return regex.compile(pattern, regex.IGNORECASE)
+
+
 def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None,
         label: str | Iterable[str] | None = None, role: str | Iterable[str] | None = None,
-        status: str | Iterable[str] | None = None,
+        status: str | Iterable[str] | None = None, pattern: str | None = None,
         pick: Literal["latest", "first", "all"] = "latest", required: bool = False,
         missing: str = "not given yet", description: str | None = None) -> Any:
     """Declare a field filled from pins (see the module docstring). ``label`` entries
-    match a record whose label holds all their words ("purchase price"); ``missing`` is
-    what the missing-fields list says while a required field is empty."""
+    match a record whose label holds all their words ("purchase price"); ``pattern`` is
+    a regex the record's text must contain; ``missing`` is what the missing-fields list
+    says while a required field is empty."""
+    if pattern is not None:
+        try:
+            _compiled(pattern)
+        except regex.error as exc:
+            raise ValueError(f"pin pattern {pattern!r} is not a valid regex: {exc}") from None
     binding = Binding(kinds=_tuple(kind), subtypes=_tuple(subtype), labels=_tuple(label),
-                      roles=_tuple(role), statuses=_tuple(status) or HOLDING, pick=pick,
-                      required=required, missing=missing)
+                      roles=_tuple(role), statuses=_tuple(status) or HOLDING, pattern=pattern,
+                      pick=pick, required=required, missing=missing)
     default: Any = [] if pick == "all" else None
     return Field(default=default, description=description,
                  json_schema_extra={"pin": binding.model_dump(mode="json")})
@@ -106,6 +128,47 @@ class DomainState(BaseModel):
     schema_name: ClassVar[str] = ""
     #: The required fields no record fills yet, as "field: what is missing".
     missing: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def schema_key(cls) -> str:
+        """The schema's name: ``schema_name``, else the class name in snake case."""
+        if cls.schema_name:
+            return cls.schema_name
+        return "".join(f"_{c.lower()}" if c.isupper() else c for c in cls.__name__).lstrip("_")
+
+    @classmethod
+    def table_name(cls) -> str:
+        """The SQLite table that keeps this schema's state, one row per thread."""
+        name = cls.schema_key()
+        if not _NAME.fullmatch(name):
+            raise ValueError(f"schema_name {name!r} must be lowercase letters, digits and _")
+        return f"state_{name}"
+
+    def state_row(self, thread: str, last_turn: int) -> dict[str, Any]:
+        """This state as one row of :meth:`table_name`: per field its text (a JSON list
+        of texts for list fields) and ``<field>_turns``; ``missing`` and the whole
+        ``state`` as JSON; ``last_turn``, the turn it was computed at."""
+        row: dict[str, Any] = {"thread": thread, "last_turn": last_turn}
+        for name in self.bindings():
+            value = getattr(self, name)
+            if isinstance(value, list):
+                row[name] = json.dumps([v.text for v in value], ensure_ascii=False)
+                row[f"{name}_turns"] = json.dumps([v.turns for v in value])
+            else:
+                row[name] = value.text if value is not None else None
+                row[f"{name}_turns"] = json.dumps(value.turns) if value is not None else None
+        row["missing"] = json.dumps(self.missing, ensure_ascii=False)
+        row["state"] = json.dumps(self.model_dump(mode="json"), ensure_ascii=False)
+        return row
+
+    def filled_fields(self) -> list[tuple[str, Pinned]]:
+        """Every (field, value) the state holds, in declaration order."""
+        out = []
+        for name in self.bindings():
+            value = getattr(self, name)
+            out.extend((name, v) for v in (value if isinstance(value, list) else [value])
+                       if v is not None)
+        return out
 
     @classmethod
     def bindings(cls) -> dict[str, Binding]:
@@ -156,9 +219,12 @@ def _same(a: Record, b: Record) -> bool:
 def _pinned(chosen: Record, hits: list[Record]) -> Pinned:
     same = [chosen] + [r for r in hits if r is not chosen and _same(r, chosen)]
     turns = sorted({r.turn for r in same} | {r.status_turn for r in same if r.status_turn})
-    return Pinned(text=chosen.text, value=chosen.value, kind=chosen.kind,
-                  subtype=chosen.subtype, status=chosen.status, label=chosen.label,
-                  records=[r.id for r in same], turns=turns)
+    # The words a person used ("€1,240") read better than a tool's field ("1240.0").
+    shown = chosen if chosen.role != "tool" else next(
+        (r for r in same if r.role != "tool"), chosen)
+    return Pinned(text=shown.text, turn=shown.turn, value=shown.value, kind=shown.kind,
+                  subtype=shown.subtype, status=shown.status, label=shown.label,
+                  records=[shown.id] + [r.id for r in same if r is not shown], turns=turns)
 
 
 def _distinct(hits: list[Record]) -> list[Pinned]:

@@ -32,3 +32,13 @@ def resolve(schema: type[DomainState] | str) -> type[DomainState]:
         raise UnknownSchemaError(f"{name!r} is not a DomainState subclass")
     raise UnknownSchemaError(f"Unknown schema {name!r}. Shipped: {', '.join(sorted(SHIPPED))}; "
                              f"or give module:Class.")
+
+
+def reference(schema: type[DomainState]) -> str:
+    """The name that :func:`resolve` turns back into ``schema``: its shipped name, else
+    ``module:Class``."""
+    from schemas import SHIPPED
+
+    if SHIPPED.get(schema.schema_key()) is schema:
+        return schema.schema_key()
+    return f"{schema.__module__}:{schema.__qualname__}"

@@ -11,12 +11,14 @@ from typing import Any, TypeVar
 
 import click
 
+from schemas import SHIPPED
 from scratchpad.errors import ScratchpadError
 from scratchpad.evaluate import Scores, format_summary, run_corpus, score_conversation
 from scratchpad.messages import InputError, read_corpus, read_messages
 from scratchpad.pipeline import Scratchpad
 
 F = TypeVar("F", bound=Callable[..., Any])
+SCHEMA_NAMES = ", ".join(SHIPPED)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -134,6 +136,9 @@ def cli() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--thread", required=True, help="Thread id to store the turns under.")
 @click.option("--rebuild", is_flag=True, help="Drop the stored thread first and ingest it anew.")
+@click.option("--schema", "schemas", multiple=True, metavar="NAME",
+              help="Attach a domain schema to the thread (repeatable): "
+                   f"{SCHEMA_NAMES} or module:Class. See 'scratchpad attach'.")
 @db_option
 @extractors_option
 @model_option
@@ -141,18 +146,21 @@ def cli() -> None:
 @date_order_option
 @patterns_option
 @_handle_errors
-def ingest(file: str, thread: str, rebuild: bool, db_path: str, extractors: str | None,
-           model: str | None, reference_date: datetime | None, date_order: str | None) -> None:
+def ingest(file: str, thread: str, rebuild: bool, schemas: tuple[str, ...], db_path: str,
+           extractors: str | None, model: str | None, reference_date: datetime | None,
+           date_order: str | None) -> None:
     """Store and extract the new turns of a conversation (JSONL or a JSON list).
 
     Re-running with the same (or a longer) conversation adds only the new turns.
 
     Example:
 
-        scratchpad ingest examples/espresso.jsonl --thread espresso
+        scratchpad ingest examples/espresso.jsonl --thread espresso --schema refund
     """
     messages = read_messages(file)
     with _open_pad(db_path, extractors, model, reference_date, date_order) as pad:
+        for name in schemas:
+            pad.attach(thread, name)
         result = pad.ingest(thread, messages, rebuild=rebuild)
     if result.skipped:
         click.echo(f"thread {thread}: nothing new ({len(messages)} messages already stored)")
@@ -200,7 +208,7 @@ def records(thread: str, kind: tuple[str, ...], status: tuple[str, ...], as_json
 @_handle_errors
 def open_(thread: str | None, as_json: bool, sort_by: str, db_path: str) -> None:
     """List open and deferred questions, with their age in turns (and time, when the
-    messages carry timestamps).
+    messages carry timestamps), and the required fields attached schemas still miss.
 
     Example:
 
@@ -211,6 +219,8 @@ def open_(thread: str | None, as_json: bool, sort_by: str, db_path: str) -> None
     for data in rows:
         if as_json:
             _print_json(data)
+        elif data["kind"] == "missing":
+            click.echo(f"{data['thread']}  {data['schema_name']}  missing  {data['text']}")
         else:
             age = f"age {data['age_turns']} turns"
             if data["age_seconds"] is not None:
@@ -311,13 +321,43 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
 
 
 @cli.command()
-@click.option("--schema", "schema_name", required=True,
-              help="A shipped schema (refund) or module:Class of your own.")
+@click.option("--schema", "schema_name", required=True, metavar="NAME",
+              help=f"A shipped schema ({SCHEMA_NAMES}) or module:Class of your own.")
 @click.option("--thread", required=True, help="Thread id.")
-@click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
 @db_option
 @_handle_errors
-def state(schema_name: str, thread: str, as_json: bool, db_path: str) -> None:
+def attach(schema_name: str, thread: str, db_path: str) -> None:
+    """Attach a domain schema to a thread, in the database file: its state is kept in
+    the table state_<name> (one row per thread) and updated on every ingest, its
+    missing required fields are listed by 'open', and its fields head the block.
+
+    Example:
+
+        scratchpad attach --schema refund --thread espresso
+    """
+    with Scratchpad(db_path, extractors=[]) as pad:
+        pad.attach(thread, schema_name)
+        table = pad.attached(thread)[-1].table_name()
+    click.echo(f"thread {thread}: schema {schema_name} attached (table {table})")
+
+
+@cli.command()
+@click.option("--schema", "schema_name", required=True, metavar="NAME",
+              help=f"A shipped schema ({SCHEMA_NAMES}) or module:Class of your own.")
+@click.option("--thread", required=True, help="Thread id.")
+@click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
+@click.option("--llm-base-url", envvar="SCRATCHPAD_LLM_BASE_URL", default=None,
+              help="Also ask a model behind this OpenAI-compatible endpoint for the fields "
+                   "the pins leave empty; only values quoted verbatim from the cited turn are "
+                   "kept (also SCRATCHPAD_LLM_BASE_URL).")
+@click.option("--llm-model", envvar="SCRATCHPAD_LLM_MODEL", default="default",
+              show_default=True, help="Model name for --llm-base-url.")
+@click.option("--timeout", "llm_timeout", type=click.FloatRange(min=0, min_open=True),
+              default=60.0, show_default=True, help="Seconds the model may take.")
+@db_option
+@_handle_errors
+def state(schema_name: str, thread: str, as_json: bool, llm_base_url: str | None,
+          llm_model: str, llm_timeout: float, db_path: str) -> None:
     """Show a thread's domain state: each field's pinned value with its turns, and the
     required fields still missing.
 
@@ -325,8 +365,13 @@ def state(schema_name: str, thread: str, as_json: bool, db_path: str) -> None:
 
         scratchpad state --schema refund --thread espresso
     """
+    llm = None
+    if llm_base_url:
+        from schemas.llm import LLMSchemaExtractor
+
+        llm = LLMSchemaExtractor(base_url=llm_base_url, model=llm_model, timeout=llm_timeout)
     with _read_pad(db_path) as pad:
-        filled = pad.state(thread, schema_name)
+        filled = pad.state(thread, schema_name, llm=llm)
     if as_json:
         _print_json(filled.model_dump(mode="json"))
         return

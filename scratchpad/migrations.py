@@ -86,6 +86,15 @@ def m003_summaries(db: Database) -> None:
     db["summaries"].create({"thread": str, "summary": str, "last_turn": int}, pk="thread")
 
 
+@migration
+def m004_thread_schemas(db: Database) -> None:
+    """Domain schemas attached to a thread (by the name ``scratchpad state --schema``
+    takes). Each schema's filled state lives in a ``state_<name>`` table, one row per
+    thread, created by the store on first write."""
+    db["thread_schemas"].create({"thread": str, "schema": str, "table_name": str},
+                                pk=("thread", "schema"))
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every migration not yet recorded; return the names applied now."""
     if "_migrations" not in db.table_names():

@@ -28,6 +28,7 @@ from scratchpad.records import (
     LIVE_STATUSES,
     Event,
     Kind,
+    MissingField,
     OpenItem,
     Record,
     Status,
@@ -37,6 +38,7 @@ from scratchpad.store import Store, StoredTurn
 
 if TYPE_CHECKING:
     from schemas.base import DomainState
+    from schemas.llm import LLMSchemaExtractor
 
 log = logging.getLogger(__name__)
 #: Statuses of the records resolvers see: the live ones, and fulfilled ones (a hold
@@ -167,6 +169,7 @@ class Scratchpad:
         result = IngestResult(thread=thread)
         if not fresh:
             return result
+        schemas = self.attached(thread)  # an unloadable schema fails before any write
         turns = context + fresh
         tool_calls = _tool_calls(turns)
         spoke = self.store.last_text_turns(thread) if first else {}
@@ -211,6 +214,7 @@ class Scratchpad:
             result.new_turns.append(view.number)
             result.records_added += len(added)
             result.events += len(events)
+        self._refresh_states(thread, result.new_turns[-1], schemas)
         return result
 
     def _annotate(self, views: Sequence[TurnView]) -> list[Any]:
@@ -327,9 +331,11 @@ class Scratchpad:
         return self.store.events(thread)
 
     def open_items(self, thread: str | None = None, sort: Literal["thread", "age"] = "thread"
-                   ) -> list[OpenItem]:
+                   ) -> list[OpenItem | MissingField]:
         """Return open or deferred questions, of one thread or of all threads, each with its
-        age in turns and (when the messages carry timestamps) in seconds.
+        age in turns and (when the messages carry timestamps) in seconds, and the required
+        fields of attached schemas still missing (:class:`MissingField`, after the
+        thread's questions).
 
         ``sort="thread"`` orders them by thread and turn; ``sort="age"`` oldest first, by
         time where known, else by turns.
@@ -348,28 +354,96 @@ class Scratchpad:
                            - datetime.fromisoformat(asked)).total_seconds()
             out.append(OpenItem(**r.model_dump(), age_turns=last_turn - r.turn,
                                 age_seconds=seconds))
+        fields = self.missing_fields(thread)
         if sort == "age":
             out.sort(key=lambda o: (-(o.age_seconds if o.age_seconds is not None else -1),
                                     -o.age_turns, o.thread, o.turn, o.start))
-        return out
+            return [*fields, *out]  # missing since the thread began: the oldest
+        by_thread: dict[str, list[OpenItem | MissingField]] = {}
+        for item in [*out, *fields]:
+            by_thread.setdefault(item.thread, []).append(item)
+        return [item for name in sorted(by_thread) for item in by_thread[name]]
 
-    def state(self, thread: str, schema: type[DomainState] | str) -> DomainState:
+    def state(self, thread: str, schema: type[DomainState] | str, *,
+              llm: LLMSchemaExtractor | None = None) -> DomainState:
         """Return ``thread``'s domain state as ``schema`` (a :class:`schemas.DomainState`
-        subclass, a shipped schema's name such as ``"refund"``, or ``"module:Class"``)."""
+        subclass, a shipped schema's name such as ``"refund"``, or ``"module:Class"``).
+
+        With ``llm`` (:class:`schemas.llm.LLMSchemaExtractor`), a model is asked for the
+        fields the pins leave empty; only values found verbatim in the turns they cite
+        are added (the rest are logged), and a failed call leaves the pinned state."""
         from schemas.registry import resolve
 
         self._require(thread)
-        return resolve(schema).fill(self.store.records(thread))
+        cls = resolve(schema)
+        filled = cls.fill(self.store.records(thread))
+        if llm is None:
+            return filled
+        from schemas.llm import merge
+
+        turns = [(t.turn, t.role, t.content) for t in self.store.turns(thread)]
+        return merge(filled, llm.extract(cls, turns))
+
+    # -- schemas attached to a thread ---------------------------------------------------
+
+    def attach(self, thread: str, schema: type[DomainState] | str) -> None:
+        """Attach ``schema`` to ``thread`` (before or after its first ingest; kept in the
+        file). From then on its state is kept current on every ingest in the table
+        ``state_<name>`` (one row per thread), its missing required fields are among
+        :meth:`open_items`, and its fields head the rendered block."""
+        from schemas.registry import reference, resolve
+
+        cls = resolve(schema)
+        self.store.attach_schema(thread, reference(cls), cls.table_name())
+        if self.store.has_thread(thread):
+            self._refresh_states(thread, self.store.turn_count(thread), [cls])
+
+    def attached(self, thread: str) -> list[type[DomainState]]:
+        """Return the schemas attached to ``thread``, in the order they were attached."""
+        from schemas.registry import resolve
+
+        return [resolve(name) for _, name, _ in self.store.attached_schemas(thread)]
+
+    def _refresh_states(self, thread: str, last_turn: int,
+                        schemas: Sequence[type[DomainState]]) -> None:
+        """Rewrite the state rows of ``schemas`` for ``thread``: once per ingest call,
+        from the thread's records of the kinds the schemas read."""
+        if not schemas:
+            return
+        kinds = {k for cls in schemas for b in cls.bindings().values() for k in b.kinds}
+        records = self.store.records(thread, kinds=kinds)
+        for cls in schemas:
+            self.store.save_state(cls.table_name(), cls.fill(records).state_row(thread,
+                                                                                last_turn))
+
+    def missing_fields(self, thread: str | None = None) -> list[MissingField]:
+        """Return the required fields that attached schemas still miss, as open items,
+        of one thread or of all threads."""
+        from schemas.registry import resolve
+
+        out = []
+        for name, schema, table in self.store.attached_schemas(thread):
+            stored = self.store.state_missing(table, name)
+            if stored is None:
+                continue
+            missing, last_turn = stored
+            key = resolve(schema).schema_key() if ":" in schema else schema
+            for line in missing:
+                out.append(MissingField(thread=name, schema_name=key,
+                                        field=line.partition(":")[0], text=line,
+                                        age_turns=last_turn))
+        return out
 
     def render(self, thread: str, max_tokens: int | None = None) -> str:
-        """Return the carried-forward block of ``thread`` (see :mod:`scratchpad.render`)."""
+        """Return the carried-forward block of ``thread`` (see :mod:`scratchpad.render`);
+        the fields of attached schemas come first."""
         from scratchpad.render import render_block
 
         self._require(thread)
-        return render_block(
-            self.store.records(thread), self.store.events(thread),
-            max_tokens=max_tokens, encoding=self._encoding,
-        )
+        records = self.store.records(thread)
+        states = [cls.fill(records) for cls in self.attached(thread)]
+        return render_block(records, self.store.events(thread), states=states,
+                            max_tokens=max_tokens, encoding=self._encoding)
 
     def _require(self, thread: str) -> None:
         if not self.store.has_thread(thread):

@@ -118,6 +118,27 @@ class OpenItem(Record):
     age_seconds: float | None = None
 
 
+class MissingField(BaseModel):
+    """A required field of a schema attached to a thread that no pin fills yet: an open
+    item too ("refund amount: not yet agreed"). Not a record: it has no span."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["missing"] = "missing"
+    thread: str
+    schema_name: str
+    field: str
+    #: What the state's ``missing`` list says, e.g. "refund amount: not yet agreed".
+    text: str
+    status: Literal["open"] = "open"
+    #: Turns the thread has had without it.
+    age_turns: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON form ``scratchpad open --json`` prints."""
+        return self.model_dump(mode="json")
+
+
 class Event(BaseModel):
     """A status (or subtype) change of a record, with the turn and span that caused it."""
 

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import regex
 from sqlite_utils import Database
 
 from scratchpad.migrations import migrate
@@ -122,8 +123,9 @@ class Store:
     def delete_thread(self, thread: str) -> None:
         """Delete a thread with its turns, records and events, in one transaction."""
         with self.db.atomic():
-            for table in ("events", "records", "turns", "summaries"):
-                self.db.execute(f"delete from {table} where thread = ?", [thread])
+            for table in ("events", "records", "turns", "summaries", "thread_schemas",
+                          *self._state_tables()):
+                self.db.execute(f"delete from [{table}] where thread = ?", [thread])
             self.db.execute("delete from threads where id = ?", [thread])
 
     # -- the running summary ------------------------------------------------------------
@@ -137,6 +139,43 @@ class Store:
         """Replace ``thread``'s running summary."""
         self.db["summaries"].upsert({"thread": thread, "summary": summary_json,
                                      "last_turn": last_turn}, pk="thread")
+
+    # -- domain schemas attached to threads ----------------------------------------------
+
+    def attach_schema(self, thread: str, schema: str, table_name: str) -> None:
+        """Record that ``thread``'s state as ``schema`` is kept in ``table_name``."""
+        _check_state_table(table_name)
+        self.db["thread_schemas"].upsert({"thread": thread, "schema": schema,
+                                          "table_name": table_name}, pk=("thread", "schema"))
+
+    def attached_schemas(self, thread: str | None = None) -> list[tuple[str, str, str]]:
+        """Return (thread, schema, table name) of every attachment, of one thread or all,
+        in attachment order per thread."""
+        where, params = ("where thread = ?", [thread]) if thread is not None else ("", [])
+        rows = self.db.query(f"select thread, schema, table_name from thread_schemas {where} "
+                             f"order by thread, rowid", params)
+        return [(row["thread"], row["schema"], row["table_name"]) for row in rows]
+
+    def save_state(self, table_name: str, row: dict[str, Any]) -> None:
+        """Replace one thread's row of a schema's state table (new columns are added as a
+        schema gains fields)."""
+        _check_state_table(table_name)
+        self.db[table_name].upsert(row, pk="thread", alter=True)
+
+    def state_missing(self, table_name: str, thread: str) -> tuple[list[str], int] | None:
+        """Return the stored ``missing`` list of ``thread``'s state row and the last turn
+        it was computed at, or None when it has no row yet."""
+        _check_state_table(table_name)
+        if table_name not in self.db.table_names():
+            return None
+        rows = list(self.db.query(f"select missing, last_turn from [{table_name}] "
+                                  f"where thread = ?", [thread]))
+        if not rows:
+            return None
+        return json.loads(rows[0]["missing"] or "[]"), int(rows[0]["last_turn"] or 0)
+
+    def _state_tables(self) -> list[str]:
+        return [name for name in self.db.table_names() if _STATE_TABLE.fullmatch(name)]
 
     # -- writing one turn ---------------------------------------------------------------
 
@@ -212,6 +251,14 @@ class Store:
             if rows:
                 out[thread] = (rows[0]["turn"], rows[0]["timestamp"])
         return out
+
+
+_STATE_TABLE = regex.compile(r"state_[a-z][a-z0-9_]*")
+
+
+def _check_state_table(name: str) -> None:
+    if not _STATE_TABLE.fullmatch(name):
+        raise ValueError(f"not a state table name: {name!r}")
 
 
 def _add_in(

@@ -1,0 +1,39 @@
+"""A coding-agent session: the task, where the work happens, what failed, what was found."""
+
+from __future__ import annotations
+
+from schemas.base import DomainState, Pinned, pin
+
+#: Commands that run tests, in the common runners' own words.
+TEST_RUNNER = (r"\b(?:pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|karma|rspec|phpunit|"
+               r"ctest|(?:go|cargo|npm|pnpm|yarn|bun|deno|mvn|gradle|gradlew|dotnet|mix|make|"
+               r"bundle\s+exec\s+rake|rake|swift|flutter|sbt|lein|zig)\s+(?:run\s+)?test\w*|"
+               r"test:\w+|\w+\s+test\b)")
+#: Ticket ids: "PAY-1432", "#812", "ENG-77".
+TICKET_ID = r"^(?:#\d{1,7}|[A-Z][A-Z0-9]{0,9}-\d{1,7})$"
+
+
+class CodingSession(DomainState):
+    """What a coding session must not forget."""
+
+    schema_name = "coding"
+
+    task: Pinned | None = pin("commitment", subtype="requested", role="user", pick="first",
+                              required=True, missing="not stated",
+                              description="what the user asked the agent to do")
+    ticket: Pinned | None = pin("identifier", pattern=TICKET_ID,
+                                description="the issue or ticket id the work is for")
+    branch: Pinned | None = pin("identifier", subtype="branch",
+                                description="the git branch worked on")
+    files_touched: list[Pinned] = pin("identifier", subtype="path", label="edited", pick="all",
+                                      description="files the agent edited or created")
+    test_command: Pinned | None = pin("identifier", subtype="command", pattern=TEST_RUNNER,
+                                      description="the command that runs the tests")
+    failed_approaches: list[Pinned] = pin("commitment", subtype="tried", pick="all",
+                                          description="approaches tried that did not work")
+    root_cause: Pinned | None = pin("commitment", subtype="found", label="root cause",
+                                    description="the stated cause of the bug")
+    reviewer: Pinned | None = pin("identifier", label="reviewer",
+                                  description="who is to review the change")
+    constraints: list[Pinned] = pin("constraint", pick="all",
+                                    description="rules the user set for the work")
