@@ -27,7 +27,7 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors.overlap import word_stems
-from scratchpad.records import Record
+from scratchpad.records import VALUE_KINDS, Record
 
 _NAME = regex.compile(r"[a-z][a-z0-9_]*")
 #: Statuses a field reads by default: what still holds (not superseded or revoked).
@@ -61,6 +61,9 @@ class Binding(BaseModel):
     kinds: tuple[str, ...]
     subtypes: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
+    #: Records whose label holds all the words of one of these are skipped ("pull
+    #: request" keeps a PR number out of a ticket field).
+    not_labels: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
     statuses: tuple[str, ...] = HOLDING
     #: A regex the record's text must match somewhere (case-insensitive), e.g. what
@@ -80,8 +83,10 @@ class Binding(BaseModel):
             return False
         if self.pattern and not _compiled(self.pattern).search(record.text):
             return False
+        words = word_stems(record.label)
+        if any(word_stems(label) <= words for label in self.not_labels):
+            return False
         if self.labels:
-            words = word_stems(record.label)
             return any(word_stems(label) <= words for label in self.labels)
         return True
 
@@ -98,12 +103,14 @@ def _compiled(pattern: str) -> regex.Pattern[str]:
 
 
 def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None,
-        label: str | Iterable[str] | None = None, role: str | Iterable[str] | None = None,
+        label: str | Iterable[str] | None = None, not_label: str | Iterable[str] | None = None,
+        role: str | Iterable[str] | None = None,
         status: str | Iterable[str] | None = None, pattern: str | None = None,
         pick: Literal["latest", "first", "all"] = "latest", required: bool = False,
         missing: str = "not given yet", description: str | None = None) -> Any:
     """Declare a field filled from pins (see the module docstring). ``label`` entries
-    match a record whose label holds all their words ("purchase price"); ``pattern`` is
+    match a record whose label holds all their words ("purchase price"), ``not_label``
+    entries skip such records; ``pattern`` is
     a regex the record's text must contain; ``missing`` is what the missing-fields list
     says while a required field is empty."""
     if pattern is not None:
@@ -112,8 +119,9 @@ def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None
         except regex.error as exc:
             raise ValueError(f"pin pattern {pattern!r} is not a valid regex: {exc}") from None
     binding = Binding(kinds=_tuple(kind), subtypes=_tuple(subtype), labels=_tuple(label),
-                      roles=_tuple(role), statuses=_tuple(status) or HOLDING, pattern=pattern,
-                      pick=pick, required=required, missing=missing)
+                      not_labels=_tuple(not_label), roles=_tuple(role),
+                      statuses=_tuple(status) or HOLDING, pattern=pattern, pick=pick,
+                      required=required, missing=missing)
     default: Any = [] if pick == "all" else None
     return Field(default=default, description=description,
                  json_schema_extra={"pin": binding.model_dump(mode="json")})
@@ -188,11 +196,15 @@ class DomainState(BaseModel):
         missing = []
         for name, binding in cls.bindings().items():
             hits = [r for r in records if binding.matches(r)]
+            # A value's turns are every turn it is mentioned in, whatever the label there.
+            mentions = hits + [r for r in records if r.kind in VALUE_KINDS
+                               and r.kind in binding.kinds and r.status in binding.statuses
+                               and not binding.matches(r)]
             if binding.pick == "all":
-                values[name] = _distinct(hits)
+                values[name] = _distinct(hits, mentions)
             elif hits:
                 chosen = hits[-1] if binding.pick == "latest" else hits[0]
-                values[name] = _pinned(chosen, hits)
+                values[name] = _pinned(chosen, mentions)
             if binding.required and not hits:
                 missing.append(f"{name.replace('_', ' ')}: {binding.missing}")
         return cls(**values, missing=missing)
@@ -213,6 +225,11 @@ def _key(record: Record) -> Any:
 
 
 def _same(a: Record, b: Record) -> bool:
+    if a.kind == b.kind == "identifier" and "path" in (a.subtype, b.subtype):
+        # "useSearch.ts" is "src/hooks/useSearch.ts" named by its file.
+        short, long = sorted((a.text.strip("`'\""), b.text.strip("`'\"")), key=len)
+        if short == long or long.endswith(("/" + short, "\\" + short)):
+            return True
     return _key(a) == _key(b)
 
 
@@ -222,12 +239,14 @@ def _pinned(chosen: Record, hits: list[Record]) -> Pinned:
     # The words a person used ("€1,240") read better than a tool's field ("1240.0").
     shown = chosen if chosen.role != "tool" else next(
         (r for r in same if r.role != "tool"), chosen)
+    if shown.subtype == "path":  # the full path, not the file's bare name
+        shown = max(same, key=lambda r: (len(r.text), r.role != "tool"))
     return Pinned(text=shown.text, turn=shown.turn, value=shown.value, kind=shown.kind,
                   subtype=shown.subtype, status=shown.status, label=shown.label,
                   records=[shown.id] + [r.id for r in same if r is not shown], turns=turns)
 
 
-def _distinct(hits: list[Record]) -> list[Pinned]:
+def _distinct(hits: list[Record], mentions: list[Record]) -> list[Pinned]:
     """One :class:`Pinned` per distinct value, in the order values first appeared."""
     out: list[Pinned] = []
     seen: list[Record] = []
@@ -235,5 +254,5 @@ def _distinct(hits: list[Record]) -> list[Pinned]:
         if any(_same(r, s) for s in seen):
             continue
         seen.append(r)
-        out.append(_pinned(r, hits))
+        out.append(_pinned(r, mentions))
     return out

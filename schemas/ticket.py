@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from schemas.base import DomainState, Pinned, pin
 
+#: What a follow-up does: contact the customer, or come back with news.
+FOLLOW_UP = (r"\b(?:call|ring|phone|e-?mail|text|sms|message|contact|reach\s+out|in\s+touch|"
+             r"get\s+back|follow[\s-]up|update|let\s+you\s+know|notify|hear|escalat\w*|"
+             r"send|post|visit|confirm)")
+
 
 class SupportTicket(DomainState):
     """A support case as the conversation states it."""
@@ -24,7 +29,7 @@ class SupportTicket(DomainState):
     steps_tried: list[Pinned] = pin("commitment", subtype="tried", pick="all",
                                     description="troubleshooting steps already tried")
     promised_follow_up: Pinned | None = pin(
-        "commitment", subtype="promised", role="assistant",
+        "commitment", subtype="promised", role="assistant", pattern=FOLLOW_UP,
         description="the agent's promised follow-up: a callback, email, update, escalation")
     open_questions: list[Pinned] = pin("question", status=("open", "deferred"), pick="all",
                                        description="questions still unanswered")
