@@ -41,6 +41,9 @@ _SHIPPED = (
     "extractors.attempts",
     "extractors.causes",
     "extractors.requests",
+    "extractors.followups",
+    "extractors.plans",
+    "extractors.approaches",
 )
 for _module in _SHIPPED:
     importlib.import_module(_module)

@@ -35,21 +35,46 @@ if TYPE_CHECKING:
 SCORE = 0.5
 NAME = "attempts.regex.v1"
 _F = regex.IGNORECASE | regex.V0
+#: A past tense or participle: a regular "-ed" form or a common irregular one.
+_PAST = (r"(?:(?:re-?)?[a-z]{2,}ed|reset|rebuilt|re-?ran|rang|set|put|did|done|made|swapped|"
+         r"took|taken|gave|given|went|sent|got|held|kept|left|wiped|cleaned|redid|reinstalled|"
+         r"tried|flashed|switched|pulled|turned|plugged|unplugged|rebooted|restarted)")
 _WE = r"(?:I|we)(?:['’]ve|\s+have|\s+had|['’]d)?"
-TRIED = regex.compile(rf"\b{_WE}\s+(?:already\s+|also\s+|even\s+)*tried\b", _F)
+#: "I've tried X", and without the subject: "tried wireguard", "..., also tried 3 games".
+TRIED = regex.compile(
+    rf"\b{_WE}\s+(?:already\s+|also\s+|even\s+)*tried\b|"
+    r"(?:^|(?<=[,;]\s)|(?<=\b(?:and|also|even|then|already)\s))tried\s+(?!to\s+(?:call|reach|"
+    r"contact|get\s+through)\b)", _F)
+#: The sentence opens with a past action, its subject dropped ("yep turned bluetooth off
+#: and on", "ok did the rebuild database thing").
+OPENS_WITH_ACTION = regex.compile(
+    r"^(?:(?:yep|yes|yeah|ok|okay|so|and|also|even|already|then|oh|well|um|no|nope)\b[,.!]?\s+)*"
+    rf"(?P<verb>{_PAST})\b", _F)
+#: Troubleshooting steps: an attempt even when no failure is said.
+TROUBLESHOOT = frozenset("""restarted rebooted reinstalled reset cleared cleaned unplugged
+replugged reconnected repaired re-paired power-cycled uninstalled disabled re-enabled toggled
+flushed rebuilt reseated re-seated swapped reflashed flashed relogged rescanned
+re-synced resynced""".split())
+_OFF_AND_ON = regex.compile(r"\b(?:turned|switched|toggled)\b[^.!?]{0,30}\b(?:off|on)\b", _F)
+#: "I've already reset it", "already took the batteries out", "also restarted the bridge":
+#: what was done before or besides, the subject often dropped.
 ALREADY = regex.compile(
-    rf"\b{_WE}\s+(?:already|also\s+already)\s+(?:\w+ed|reset|ran|rebuilt|reinstalled|"
-    r"set|put|did|done|made|tried|swapped|re-?\w+)\b", _F)
-PAST_ACTION = regex.compile(
-    r"\b(?:I|we)\s+(?:also\s+|then\s+|even\s+|just\s+)?(?:(?:re-?)?\w{3,}ed|reset|rebuilt|"
-    r"re-?ran|set|put|did|made|swapped|took|gave|wiped|cleaned)\b", _F)
+    rf"(?:\b{_WE}\s+(?:already|also\s+already|also|even)|^(?:already|also|and\s+also)|"
+    rf"(?<=[,;]\s)(?:already|also|even)|\beven)\s+"
+    rf"(?:\w+ly\s+)?(?P<verb>{_PAST})\b", _F)
+#: "I've rebooted it", "we reinstalled it", "I then cleared the cache": an action of ours,
+#: an attempt when a failure follows in its sentence or the next.
+OUR_ACTION = regex.compile(
+    rf"\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:also\s+|then\s+|even\s+|just\s+|\w+ly\s+)?"
+    rf"(?P<verb>{_PAST})\b", _F)
 FAILED = regex.compile(
     r"\b(?:still|(?:didn['’]?t|did\s+not|doesn['’]?t|does\s+not|won['’]?t|wouldn['’]?t|"
     r"hasn['’]?t|has\s+not|haven['’]?t)\s+(?:help|work|fix|change|solve|resolve|make|do|"
-    r"seem|stop|go)\w*|no\s+(?:luck|joy|change|difference|effect|dice)|made\s+no\s+"
-    r"difference|had\s+no\s+effect|same\s+(?:error|problem|issue|result|thing|failure)|"
-    r"nothing\s+(?:changed|helped|worked)|persists?|keeps?\s+\w+ing|fails?\b|failed|"
-    r"to\s+no\s+avail|without\s+(?:any\s+)?(?:luck|success))", _F)
+    r"seem|stop|go|let)\w*|no\s+(?:luck|joy|change|difference|effect|dice|improvement)|"
+    r"made\s+no\s+difference|had\s+no\s+effect|same\s+(?:error|problem|issue|result|thing|"
+    r"failure|black|crash|message)|nothing\s+(?:changed|helped|worked)|^nothing\b|"
+    r"persists?|keeps?\s+\w+ing|fails?\b|failed|gave\s+up|to\s+no\s+avail|"
+    r"without\s+(?:any\s+)?(?:luck|success)|didn['’]?t\s+do\s+anything)", _F)
 GERUND_FAILED = regex.compile(
     r"^(?:\w+ing)\b[^.!?]{0,120}?\b(?:didn['’]?t|did\s+not|doesn['’]?t|does\s+not)\s+"
     r"(?:help|work|fix|change|solve|resolve)\b|^(?:\w+ing)\b[^.!?]{0,120}?\b(?:made\s+no\s+"
@@ -57,10 +82,13 @@ GERUND_FAILED = regex.compile(
 #: Where the attempt's clause ends: before ", but", "and it still", a dash or semicolon.
 CLAUSE_END = regex.compile(
     r",?\s+(?:but|yet|however|though|and\s+(?:it|that|this|they|the\s+\w+)\s+(?:still|"
-    r"didn|did\s+not|doesn|does\s+not))\b|\s*;\s*|\s+[—–-]{1,2}\s+|,\s+(?:still|no\s+luck)",
-    _F)
-_NOT_PAST = regex.compile(r"\b(?:need|needed|wanted|asked|called|ordered|booked|paid|"
-                          r"received|noticed|wondered|hoped|expected|used)$", _F)
+    r"didn|did\s+not|doesn|does\s+not|wouldn|won))\b|\s*;\s*|\s+[—–-]{1,2}\s+|,\s+(?:still|"
+    r"no\s+(?:luck|change|joy|difference)|same\s+\w+|nothing)\b", _F)
+#: Past actions that are not attempts at a fix: what happened to us, or what we bought.
+_NOT_ATTEMPT = frozenset("""need needed wanted asked called ordered booked paid received
+noticed wondered hoped expected used bought waited signed subscribed registered emailed
+contacted mentioned said told explained charged billed moved started opened noted
+checked created placed submitted sent transferred deposited purchased shipped""".split())
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:
@@ -82,21 +110,15 @@ class Attempts:
             return []
         text = turn.text
         out = []
-        for s in SENTENCE.finditer(text):
-            start, end = trim(text, s.start(), s.end())
+        sentences = [trim(text, m.start(), m.end()) for m in SENTENCE.finditer(text)]
+        for i, (start, end) in enumerate(sentences):
             sentence = text[start:end]
-            if not sentence or sentence.rstrip().endswith("?") or text[start:s.end()].rstrip(
-                    ).endswith("?"):
+            if not sentence or _asks(text, start, end):
                 continue
+            following = sentences[i + 1] if i + 1 < len(sentences) else (end, end)
             failed = FAILED.search(sentence) is not None
-            found = None
-            if (m := TRIED.search(sentence)) or (m := ALREADY.search(sentence)):
-                found = (m.start(), "tried")
-            elif failed and (m := PAST_ACTION.search(sentence)) and \
-                    not _NOT_PAST.search(m.group(0)) and m.start() < len(sentence) // 2 + 20:
-                found = (m.start(), "past action with a failure")
-            elif GERUND_FAILED.search(sentence):
-                found = (0, "a gerund that failed")
+            failed_near = failed or FAILED.search(text[following[0]:following[1]]) is not None
+            found = min(_attempts(sentence, turn.role, failed_near), default=None)
             if found is None:
                 continue
             a, b = _clause(text, start + found[0], end)
@@ -105,5 +127,41 @@ class Attempts:
             out.append(Candidate.of(
                 text, a, b, kind=Kind.COMMITMENT, subtype="tried", score=SCORE,
                 extractor=NAME, why=found[1], label=None,
-                attrs={"outcome": "failed"} if failed else {}))
+                attrs={"outcome": "failed"} if failed_near else {}))
         return out
+
+
+def _attempts(sentence: str, role: str, failed_near: bool) -> list[tuple[int, str]]:
+    """(start, why) of every reading of ``sentence`` as an attempt; the earliest wins."""
+    out = []
+    if m := TRIED.search(sentence):
+        out.append((m.start(), "tried"))
+    if (m := ALREADY.search(sentence)) and m.group("verb").lower() not in _NOT_ATTEMPT:
+        out.append((m.start(), "already or also done"))
+    if (m := _our_action(sentence)) and (failed_near or _troubleshooting(m.group("verb"),
+                                                                          sentence)):
+        out.append((m.start(), "our action, then a failure or a troubleshooting step"))
+    if role == "user" and (m := OPENS_WITH_ACTION.match(sentence)) and (
+            m.group("verb").lower() not in _NOT_ATTEMPT) and (
+            failed_near or _troubleshooting(m.group("verb"), sentence)):
+        out.append((m.start("verb"), "an action, its subject dropped"))
+    if GERUND_FAILED.search(sentence):
+        out.append((0, "a gerund that failed"))
+    return out
+
+
+def _asks(text: str, start: int, end: int) -> bool:
+    """True when the sentence is a question ("Have you tried restarting it?")."""
+    rest = text[end:end + 3]
+    return text[start:end].rstrip().endswith("?") or rest.startswith("?")
+
+
+def _troubleshooting(verb: str, sentence: str) -> bool:
+    return verb.lower() in TROUBLESHOOT or _OFF_AND_ON.search(sentence) is not None
+
+
+def _our_action(sentence: str) -> regex.Match[str] | None:
+    for m in OUR_ACTION.finditer(sentence):
+        if m.group("verb").lower() not in _NOT_ATTEMPT and m.start() <= len(sentence) // 2 + 20:
+            return m
+    return None

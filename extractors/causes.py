@@ -29,8 +29,8 @@ SCORE = 0.5
 NAME = "causes.regex.v1"
 _F = regex.IGNORECASE | regex.V0
 CUE = regex.compile(
-    r"\broot[-\s]cause\b(?![-\s]analys)|\bculprit\b|\b(?:real|actual|underlying)\s+(?:problem|issue|cause|"
-    r"bug)\b|\b(?:is|was|are|were)\s+(?:being\s+)?caused\s+by\b|\bturns?\s+out\b|\bturned\s+"
+    r"\broot[-\s]cause\b(?![-\s]analys)|\bculprit\b|\bthe\s+(?:real|actual|underlying)\s+"
+    r"(?:problem|issue|cause|bug)\b|\b(?:is|was|are|were)\s+(?:being\s+)?caused\s+by\b|\bturns?\s+out\b|\bturned\s+"
     r"out\b|\bthe\s+reason\s+(?:is|was)\b|\bthe\s+(?:bug|problem|issue|cause)\s+(?:is|was)\s+"
     r"(?:that|in|a|an|the|because)\b|\bthat['’]s\s+(?:the|what)\s+(?:cause|bug|problem|"
     r"causing|breaking)|\bwhich\s+(?:is\s+)?(?:what['’]?s\s+)?(?:caus|break)\w*", _F)

@@ -57,6 +57,7 @@ DONE = regex.compile(
 )
 #: The user says a promised thing reached them ("the e-ticket just arrived").
 RECEIVED = regex.compile(
+    r"(?<!(?:n['’]t|\bnot|\bnever)\s+(?:yet\s+|still\s+)?)"  # "hasn't arrived" is the opposite
     r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
     r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
     regex.IGNORECASE)

@@ -78,21 +78,25 @@ class Pattern(NamedTuple):
 
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("x_not_y", "requirement", 0.8, regex.compile(
-        r"(?P<x>\w[^,;]{0,60}?)(?:,\s+not|\s+rather\s+than|\s+instead\s+of)\s+(?P<y>(?:a|an|the)?\s*"
+        r"(?P<x>\w[^,;]{0,60}?)(?:,\s+not(?!\s+(?:just|only|merely)\b)|\s+rather\s+than|"
+        r"\s+instead\s+of)\s+(?P<y>(?:a|an|the)?\s*"
         r"\w[\w -]{0,40})$", _I)),
     Pattern("dont_imperative", "prohibition", 0.85, regex.compile(
-        r"^(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|stop)\s+"
+        r"^(?:(?:so|and|but|then|also|just)\s+)?(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|"
+        r"stop)\s+"
         r"(?!(?:worry|hesitate|mind|bother)\b)(?P<verb>\w+)"
         r"(?P<rest>.*)$", _I)),
     Pattern("no_x", "prohibition", 0.75, regex.compile(
-        r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
+        r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+[`'\"]?(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
     Pattern("manner_imperative", "requirement", 0.75, regex.compile(
         r"^(?i:please\s+)?(?i:(?:always|only)\s+)?(?i:reply|respond|answer|write|talk|speak|use|"
         r"keep|stick|send|email|call|contact|deliver|ship)\b(?P<rest>.*?\b(?:in\s+(?P<lang>"
         r"[A-Z]\w+)|(?i:only|always|without|at\s+most|no\s+more\s+than|before|after|by|"
-        r"unchanged|intact|as\s+it\s+is))\b.*)$")),
+        r"unchanged|intact|as\s+(?:it|they)\s+(?:is|are)|the\s+same|backwards?[-\s]compatible))"
+        r"\b.*)$")),
     Pattern("must_be", "requirement", 0.7, regex.compile(
-        r"^(?P<x>(?:it|this|that|(?:the|my|our)\s+\w+(?:\s+\w+)?|[A-Za-z]\w+))\s+(?:must|has\s+to|"
+        r"^(?P<x>(?:it|this|that|(?:the|my|our)\s+[`'\w-]+(?:\s+[`'\w-]+)?|[A-Za-z]\w+))\s+"
+        r"(?:must|has\s+to|"
         r"have\s+to|needs\s+to|should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
     Pattern("i_must_be", "requirement", 0.7, regex.compile(
         r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
@@ -101,7 +105,9 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:^|\b(?:so|and|but)\s+)(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
         r"(?P<rest>.+)$", _I)),
     Pattern("keep_state", "requirement", 0.7, regex.compile(
-        r"^keep\s+(?P<rest>(?:it|this|that|them|everything|\w+(?:\s+\w+)?)(?:\s+[\w.()/-]+){1,4}?)"
+        r"(?:^|\b(?:but|and|just|also)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
+        r"the\s+loop))(?P<rest>(?:it|this|that|them|everything|"
+        r"[\w'’`-]+(?:\s+[\w'’`-]+)?)(?:\s+[\w.()/`'’-]+){1,4}?)"
         r"(?:\s*[,;]|$)",
         _I)),
     Pattern("leave_alone", "prohibition", 0.8, regex.compile(

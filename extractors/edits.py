@@ -40,6 +40,11 @@ EDIT_TOOL = regex.compile(r"edit|write|patch|creat|replace|apply|insert|save|mod
 GIT_LINE = regex.compile(
     r"^\s*(?:(?:modified|new\ file|deleted|renamed|both\ modified):\s+|[MADRCU?]{1,2}\s+|"
     r"diff\ --git\ a/|\+\+\+\ b/|---\ a/)(?P<rest>\S.*)$", regex.MULTILINE | regex.V0)
+_COMMAND = regex.compile(r"`[^`\n]*\s[^`\n]*`")
+#: A file, not a directory: a name with an extension, or a dotfile.
+_FILE = regex.compile(r"(?:^|[/\\])\.?[\w@+-]+\.[A-Za-z0-9]{1,10}$|(?:^|[/\\])\.[\w-]+$|"
+                      r"(?:^|[/\\])(?:Makefile|Dockerfile|Gemfile|Rakefile|Procfile|Jenkinsfile|"
+                      r"Vagrantfile|LICENSE|README)$")
 PATHS = tuple(p.pattern for p in all_patterns() if p.family == "path")
 #: A branch name looks like a path ("fix/retry-timeout") but is not a file.
 BRANCHES = tuple(p.pattern for p in all_patterns() if p.subtype == "branch")
@@ -50,6 +55,8 @@ def _paths(text: str, start: int, end: int) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     branches = [m.span("id") for p in BRANCHES for m in p.finditer(text, start, end, timeout=1.0)
                 if m.group("id")]
+    # A path inside a quoted command (`bats test/backup.bats`) is the command's argument.
+    branches += [m.span() for m in _COMMAND.finditer(text, start, end)]
     for pattern in PATHS:
         for m in pattern.finditer(text, start, end, timeout=1.0):
             s, e = m.span()
@@ -57,6 +64,8 @@ def _paths(text: str, start: int, end: int) -> list[tuple[int, int]]:
                 e -= 1
             if e - s < 3 or any(a < e and s < b for a, b in branches):
                 continue
+            if not _FILE.search(text[s:e]):
+                continue  # a directory, or a word with a slash ("I/O-bound")
             if not any(a <= s and e <= b for a, b in spans):
                 spans = [(a, b) for a, b in spans if not (s <= a and b <= e)]
                 spans.append((s, e))

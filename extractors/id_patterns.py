@@ -233,6 +233,9 @@ _GIT_TURN = (r"(?i)(?<![A-Za-z])(?:git|commits?|committed|revisions?|alembic|mig
              r"rebased?|merged?|merging|push(?:ed)?|pull|PR|pull\ request|branch(?:es)?|heads?|"
              r"cherry-pick(?:ed)?|repo(?:sitory)?|upstream|origin|CI)(?![A-Za-z])")
 #: Turn words of code, configuration and deployment (for SCREAMING_SNAKE names).
+_WORK_TURN = (r"(?i)\b(?:tickets?|issues?|jira|bugs?|branch(?:es)?|commits?|PRs?|pull\ requests?|"
+              r"merge|fix(?:es|ed)?|deploy\w*|tests?|repo|sprint|stor(?:y|ies)|epics?|backlog|"
+              r"migrations?|releases?|hotfix|regression)\b")
 _CODE_TURN = regex.compile(
     r"(?i)(?:(?<!\w)\.env\b|\b(?:env(?:ironment)?|variables?|secrets?|config(?:uration)?|"
     r"export|CI|pipeline|deploy(?:ed|ment)?|yaml|docker|container|repo(?:sitory)?|build|job|"
@@ -406,6 +409,12 @@ PATTERNS: tuple[IdPattern, ...] = (
     IdPattern("command_backticks", _c(r"`(?P<id>[^`\n]{2,300})`"), 0.82, "command", "command",
               group="id",
         gate=gate("`")),
+    # A shell transcript line: "$ go test ./..." (in a tool result or pasted output).
+    IdPattern("command_prompt", _c(
+        r"(?:^|(?<=\n))[\ \t]*\$[\ \t]+(?P<id>[^\s$][^\n]{1,299}?)[\ \t]*(?=\n|$)"), 0.82,
+        "command",
+        "command", group="id",
+        gate=gate("$")),
     IdPattern("command_run", _c(
         r"(?i:\b(?:run|running|runs|ran|execute|executing|exec|type|typing))\ "
         r"(?P<id>[\w./-]{1,100}(?:\ [^\s`]{1,200}){0,15})"), 0.82, "command", "command",
@@ -498,6 +507,14 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"|link(?:ed)?|fix(?:es|ed)?|tickets?|issues?|bugs?|stor(?:y|ies)|epics?|tasks?|jira))"
         r"\ (?:the\ )?(?P<id>[A-Z][A-Z0-9]{1,9}-\d{1,6})(?![\w-])"), 0.84, "generic", "ticket",
         group="id",
+        gate=gate(DIGIT, "-")),
+    # A tracker key with no cue word before it ("for ENG-77 we need ..."): only in a turn
+    # about tracked work, and never a standard's name (UTF-8, SHA-256, ISO-8601).
+    IdPattern("ticket_key_bare", _c(
+        r"(?<![\w/.-])(?P<id>(?!(?:UTF|SHA|ISO|RFC|COVID|GPT|AES|MD|TLS|SSL|HTTP|IPV|CVE|ECMA|ES|"
+        r"PEP|BS|EN|IEC|ANSI|IEEE|DDR|USB|LTE|PCI|RAID|WPA|MP|COM|SCSI|PS|UC|TH|ST|ND|RD)-)"
+        r"[A-Z][A-Z0-9]{1,9}-\d{1,6})(?![\w-]|\.\d)"), 0.7, "generic", "ticket", group="id",
+        needs=regex.compile(_WORK_TURN),
         gate=gate(DIGIT, "-")),
     IdPattern("prefixed_token", _c(
         r"(?<![\w-])[a-z]{2,8}_(?:[a-z]{2,8}_)?(?=[A-Za-z0-9]{0,60}\d)(?=[A-Za-z0-9]{0,60}[A-Z])"

@@ -6,7 +6,7 @@ long one it is the first thing a rolling summary blurs. Only the user's first tu
 text is read, and in it the first sentence that asks for work:
 
 * "can/could/would/will you (please) <verb>", "please <verb>", "I need/want/'d like you
-  to <verb>", "help me <verb>", "I need help with";
+  to <verb>", "help me <verb>", "I need help with", "we need <something>";
 * or a sentence that opens with a work verb in the imperative ("Fix ...", "Add ...",
   "Refactor ...", "Investigate ...").
 
@@ -41,8 +41,9 @@ _VERBS = (
 ASK = regex.compile(
     rf"\b(?:(?:can|could|would|will)\s+you\s+(?:please\s+|help\s+(?:me\s+)?|also\s+)?|please\s+|"
     rf"(?:I|we)\s+(?:need|want|would\s+like|['’]d\s+like)\s+(?:you|your\s+help)\s+to\s+|"
-    rf"help\s+me\s+(?:to\s+)?|(?:I|we)\s+need\s+help\s+(?:with|to)\s+|"
+    rf"^(?:(?:I|we)\s+)?need\s+to\s+(?={_VERBS}\b)|help\s+me\s+(?:to\s+)?|(?:I|we)\s+need\s+help\s+(?:with|to)\s+|"
     rf"(?:I|we)\s+(?:need|want|would\s+like|['’]d\s+like)\s+to\s+(?={_VERBS}\b)|"
+    rf"we\s+(?:need|want)\s+(?!to\b|you\b|help\b)(?:a\s+|an\s+|the\s+)?[\w-]+\s+\w+|"
     rf"your\s+task\s+is\s+to\s+|the\s+task\s+is\s+to\s+)(?:\w+\b)", _F)
 IMPERATIVE = regex.compile(rf"^(?:{_VERBS})\b(?!\s+(?:you|I|we)\b)", _F)
 

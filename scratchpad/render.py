@@ -184,6 +184,10 @@ def _commitment_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str
         parts = [f"offered by {r.role}, turn {r.turn}"]
         quoted = f": {quote(accepted.evidence_text)}" if accepted.evidence_text else ""
         parts.append(f"accepted by {accepted.by_role}, turn {accepted.turn}{quoted}")
+    failed = last_event.get((r.id, "tried"))
+    if r.subtype == "tried" and failed is not None:  # a plan a later turn reported failing
+        quoted = f": {quote(failed.evidence_text)}" if failed.evidence_text else ""
+        parts.append(f"failed turn {failed.turn}{quoted}")
     if r.status == Status.FULFILLED.value:
         parts.append(f"fulfilled turn {r.status_turn}")
     if r.status == Status.REVOKED.value:

@@ -71,8 +71,8 @@ class Figures(Counts):
 
 
 #: Commitment subtypes the set's definitions do not cover (the opening request, attempts
-#: that failed, stated causes): they are labelled in schemas_labelled.jsonl instead.
-OUT_OF_SCOPE = frozenset({"requested", "tried", "found"})
+#: that failed, stated causes, plans of attack): schemas_labelled.jsonl labels those.
+OUT_OF_SCOPE = frozenset({"requested", "tried", "found", "planned"})
 
 
 def score(outputs: Outputs) -> Figures:

@@ -132,3 +132,49 @@ def test_property_spans_are_verbatim(parts, role) -> None:
                       Requests()):
         for c in extractor.extract(view):
             assert c.text == text[c.start:c.end] and c.start < c.end
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Plan: make `PaymentValidator` a static utility class so no wiring changes are needed.",
+     ["make `PaymentValidator` a static utility class so no wiring changes are needed"]),
+    ("The quick mitigation would be widening the sleep to 600ms — let me try that.",
+     ["widening the sleep to 600ms"]),
+    ("First I'll try the low-touch route: relax the constraint to `~> 2.9`, to see what "
+     "bundler says.", ["relax the constraint to `~> 2.9`"]),
+    ("Let me look at the logs.", []),
+    ("Shall I try the other route?", []),
+])
+def test_plans(text, found) -> None:
+    from extractors.plans import Plans
+
+    assert texts(Plans(), text, "assistant") == found
+
+
+def test_a_plan_that_a_later_turn_reports_failing_becomes_a_failed_approach() -> None:
+    from scratchpad import Scratchpad
+
+    messages = [
+        {"role": "user", "content": "The orders endpoint takes 5s. Can you speed it up?"},
+        {"role": "assistant", "content": "No index on customer_id. I'll add an index on "
+                                         "`orders.customer_id` with a migration."},
+        {"role": "user", "content": "ok"},
+        {"role": "assistant", "content": "The index made no difference, p95 is still 5.4s. "
+                                         "Let me profile the queries."},
+        {"role": "assistant", "content": "I'll send you the profile when it's done."},
+        {"role": "user", "content": "The profile still hasn't arrived."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        state = pad.state("t", "coding")
+        block = pad.render("t")
+        (event,) = [e for e in pad.events("t") if e.new == "tried"]
+    assert [a.text for a in state.failed_approaches] == [
+        "I'll add an index on `orders.customer_id` with a migration"]
+    assert event.turn == 4 and event.evidence_text == (
+        "The index made no difference, p95 is still 5.4s")
+    assert ('TRIED: index: "I\'ll add an index on `orders.customer_id` with a migration" '
+            '(assistant, turn 2; failed turn 4: "The index made no difference, p95 is still '
+            '5.4s"') in block
+    assert "fulfilled turn 6" not in block  # "still hasn't arrived" fulfils nothing
+    # A promise to send something that is late is not a failed approach.
+    assert state.task.text == "Can you speed it up"
