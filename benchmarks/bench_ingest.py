@@ -9,6 +9,10 @@ the same machine only.
   that already holds the conversation so far (the harness's per-request cost),
   measured over every turn of the bundled example, several passes.
 * ``bulk_turns_per_s``: ``extract``-style batch ingest of a corpus into memory.
+* ``turn_ms_median_with_schema``: the same, with the ``refund`` schema attached (its
+  state row is rewritten on every ingest).
+* ``schema_refresh_ms``: rewriting one schema's state row for a long thread (the
+  synthetic coding session, about 1,500 turns) with ``coding`` attached.
 * ``rss_mb``: resident memory at the end.
 """
 
@@ -30,16 +34,37 @@ from scratchpad.messages import parse_messages, read_corpus, read_messages
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def per_turn_latency(passes: int) -> list[float]:
+def per_turn_latency(passes: int, schema: str | None = None) -> list[float]:
     messages = read_messages(ROOT / "examples" / "espresso.jsonl")
     timings: list[float] = []
     for _ in range(passes):
         with tempfile.TemporaryDirectory() as tmp, Scratchpad(Path(tmp) / "bench.db") as pad:
+            if schema:
+                pad.attach("bench", schema)
             for n in range(1, len(messages) + 1):
                 started = time.perf_counter()
                 pad.ingest("bench", messages[:n])
                 timings.append((time.perf_counter() - started) * 1000)
     return timings
+
+
+def schema_refresh(repeats: int = 20) -> tuple[int, float]:
+    """(turns, median ms) of rewriting the ``coding`` state of a ~1,500-turn thread."""
+    sys.path.insert(0, str(ROOT))
+    from schemas import CodingSession
+    from tests.synthetic_session import session
+
+    messages = session(760)
+    with tempfile.TemporaryDirectory() as tmp, Scratchpad(Path(tmp) / "bench.db") as pad:
+        pad.ingest("long", messages)
+        pad.attach("long", CodingSession)
+        turns = pad.store.turn_count("long")
+        timings = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            pad._refresh_states("long", turns, [CodingSession])
+            timings.append((time.perf_counter() - started) * 1000)
+    return turns, statistics.median(timings)
 
 
 def bulk(corpus: Path, limit: int) -> tuple[int, float]:
@@ -72,7 +97,11 @@ def main() -> None:
         "turns_timed": len(timings),
         "turn_ms_median": round(statistics.median(timings), 2),
         "turn_ms_p95": round(statistics.quantiles(timings, n=20)[18], 2),
+        "turn_ms_median_with_schema": round(statistics.median(
+            per_turn_latency(args.passes, schema="refund")), 2),
     }
+    turns, refresh_ms = schema_refresh()
+    out.update({"schema_refresh_turns": turns, "schema_refresh_ms": round(refresh_ms, 2)})
     if args.corpus:
         turns, seconds = bulk(args.corpus, args.limit)
         out.update({"bulk_turns": turns, "bulk_s": round(seconds, 2),
