@@ -14,6 +14,20 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 
 
+@pytest.fixture(autouse=True)
+def registries_restored(monkeypatch):
+    """What a README block registers (its ``TicketIds`` extractor, patterns) stays in
+    that test: later tests see the shipped extractors only."""
+    from extractors import base, custom
+
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    monkeypatch.setattr(base, "_RESOLVERS", dict(base._RESOLVERS))
+    saved = dict(custom.USER_PATTERNS)
+    yield
+    custom.USER_PATTERNS.clear()
+    custom.USER_PATTERNS.update(saved)
+
+
 @pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
 def test_python_blocks_run(index, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
