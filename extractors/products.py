@@ -1,9 +1,10 @@
 """Products named in a support conversation: "my Orbi RBK752 router", "the Pro plan",
 "the LinkSync desktop app", "our Acme Cloud Backup subscription".
 
-A product is pinned where a name stands before a product noun: one to four words that
-are capitalized or carry a digit ("Orbi RBK752"), optionally a plain modifier ("desktop",
-"mobile"), then a noun from :data:`HEADS` ("router", "app", "plan"). A product noun
+A product is pinned where a name stands before a product noun, after a determiner, a
+possessive or a preposition of use ("my", "the", "on an"): one to four words that are
+capitalized, camel-cased or carry a digit ("Orbi RBK752"), optionally a plain modifier
+("desktop", "mobile"), then a noun from :data:`HEADS` ("router", "app", "plan"). A product noun
 alone ("the app") names nothing. Kind ``identifier``, subtype ``product``, label the
 product noun.
 """
@@ -27,19 +28,25 @@ HEADS = (
     "headphones|earbuds|camera|doorbell|thermostat|speaker|soundbar|hub|tv|television|"
     "monitor|keyboard|mouse|device|plan|subscription|package|bundle|tier|edition|license|"
     "licence|software|service|platform|plugin|plug-in|extension|client|dashboard|"
-    "integration|api|sdk|suite|vpn|server|drive|card|reader|terminal|kiosk|lock|sensor|"
-    "charger|firmware")
+    "integration|api|sdk|suite|vpn|server|kiosk|lock|sensor|charger|firmware")
 _MODIFIERS = ("desktop|mobile|web|wireless|smart|home|cloud|business|premium|pro|plus|"
               "enterprise|team|family|basic|standard|annual|monthly|ios|android|mac|windows|"
               "online|video|fitness|payroll|banking|mesh|wifi|wi-fi|gaming|security")
-_WORD = r"(?:\p{Lu}[\w+.&'’-]*|\p{Ll}{1,3}\p{Lu}[\w+.-]*|[\w.-]*\d[\w.-]*)"
-PATTERN = regex.compile(
-    rf"(?<![\w@/.-])(?!(?:I|The|My|Our|Your|This|That|A|An|Hi|Hey|Hello|Thanks|Yes|No|So|"
-    rf"It|We|You|They|Please|Also|And|But|Can|Could|Is|Are|Do|Does)\b)"
-    rf"(?P<name>{_WORD}(?:\s{_WORD}){{0,3}})(?:\s(?i:{_MODIFIERS}))?\s(?P<head>(?i:{HEADS}))\b",
-    regex.V0)
+#: A name word: capitalized ("Orbi"), camel-cased ("iPad") or carrying a digit ("RBK752");
+#: inner dots only ("v2.1"), so a sentence's full stop never joins a name.
+_WORD = (r"(?:\p{Lu}[\w+&'’-]*|\p{Ll}{1,3}\p{Lu}[\w+-]*|[\w-]*\d[\w-]*)(?:\.[\w-]+)*")
+#: What stands before a product's name: a determiner, a possessive or a preposition of
+#: use ("my Orbi router", "the Pro plan", "on an iPad Pro tablet").
+_BEFORE = (r"(?i:my|our|your|their|his|her|the|a|an|this|that|these|those|its|using|use|with|"
+           r"on|for|from|in|via|through|bought|ordered|got|have|own)\s+")
+_NAME = (rf"(?!(?:I|The|My|Our|Your|This|That|A|An)\b)(?P<name>{_WORD}(?:\s{_WORD}){{0,3}})"
+         rf"(?:\s(?i:{_MODIFIERS}))?\s(?P<head>(?i:{HEADS}))\b")
+PATTERN = regex.compile(rf"(?<=(?<![\w'’-]){_BEFORE}){_NAME}", regex.V0)
+#: Without a determiner, only a name that looks made ("SecureTunnel VPN", "Halo S2 lock").
+BARE = regex.compile(rf"(?<![\w@/.'’-]){_NAME}", regex.V0)
+_MADE = regex.compile(r"\d|\p{Ll}\p{Lu}")
 #: Number-only names are counts or sizes ("2 routers", "5 GB plan"), not products.
-_NOT_A_NAME = regex.compile(r"^[\d.,\s]+(?:[KMGT]B|x)?$", regex.IGNORECASE)
+_NOT_A_NAME = regex.compile(r"^[\d.,\s]+(?:[KMGT]B|x)?$|^\d+\s", regex.IGNORECASE)
 
 
 @register(NAME)
@@ -54,9 +61,13 @@ class Products:
             return []
         text = turn.text
         out = []
-        for m in PATTERN.finditer(text, timeout=1.0):
-            if _NOT_A_NAME.match(m.group("name")):
+        seen: set[int] = set()
+        matches = [*PATTERN.finditer(text, timeout=1.0),
+                   *(m for m in BARE.finditer(text, timeout=1.0) if _MADE.search(m.group("name")))]
+        for m in sorted(matches, key=lambda m: (m.end(), m.start())):
+            if _NOT_A_NAME.match(m.group("name")) or m.end() in seen:
                 continue
+            seen.add(m.end())
             out.append(Candidate.of(text, m.start(), m.end(), kind=Kind.IDENTIFIER,
                                     subtype="product", score=0.85, extractor=NAME,
                                     why="a name before a product noun",
