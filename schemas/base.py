@@ -83,11 +83,11 @@ class Binding(BaseModel):
             return False
         if self.pattern and not _compiled(self.pattern).search(record.text):
             return False
-        words = word_stems(record.label)
-        if any(word_stems(label) <= words for label in self.not_labels):
+        words = _stems(record.label)
+        if any(_stems(label) <= words for label in self.not_labels):
             return False
         if self.labels:
-            return any(word_stems(label) <= words for label in self.labels)
+            return any(_stems(label) <= words for label in self.labels)
         return True
 
 
@@ -95,6 +95,11 @@ def _tuple(value: str | Iterable[str] | None) -> tuple[str, ...]:
     if value is None:
         return ()
     return (value,) if isinstance(value, str) else tuple(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stems(label: str | None) -> frozenset[str]:
+    return frozenset(word_stems(label))
 
 
 @functools.cache
@@ -195,11 +200,15 @@ class DomainState(BaseModel):
         values: dict[str, Any] = {}
         missing = []
         for name, binding in cls.bindings().items():
-            hits = [r for r in records if binding.matches(r)]
+            hits, others = [], []
+            for r in records:
+                if binding.matches(r):
+                    hits.append(r)
+                elif r.kind in VALUE_KINDS and r.kind in binding.kinds \
+                        and r.status in binding.statuses:
+                    others.append(r)
             # A value's turns are every turn it is mentioned in, whatever the label there.
-            mentions = hits + [r for r in records if r.kind in VALUE_KINDS
-                               and r.kind in binding.kinds and r.status in binding.statuses
-                               and not binding.matches(r)]
+            mentions = hits + others
             if binding.pick == "all":
                 values[name] = _distinct(hits, mentions)
             elif hits:
