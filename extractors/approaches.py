@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Change, TurnView, register_resolver
-from extractors.clauses import SENTENCE, trim
+from extractors.clauses import statements
 from extractors.overlap import terms, ties
 from scratchpad.records import Kind, Record
 
@@ -70,13 +70,13 @@ class FailedApproaches:
         text = turn.text
         changes: list[Change] = []
         done: set[str] = set()
-        sentences = [trim(text, m.start(), m.end()) for m in SENTENCE.finditer(text)]
-        for i, (start, end) in enumerate(sentences):
+        sentences = statements(text)
+        for i, (start, end, _) in enumerate(sentences):
             sentence = text[start:end]
             if not FAILED_RESULT.search(sentence):
                 continue
             # The failing sentence and the one after it, which often says what failed.
-            after = sentences[i + 1] if i + 1 < len(sentences) else (end, end)
+            after = sentences[i + 1][:2] if i + 1 < len(sentences) else (end, end)
             said = terms(sentence) | terms(text[after[0]:after[1]])
             latest = max(p.turn for p in plans)
             for plan in plans:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView, register
-from extractors.clauses import SENTENCE, trim
+from extractors.clauses import statements, trim
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -110,12 +110,12 @@ class Attempts:
             return []
         text = turn.text
         out = []
-        sentences = [trim(text, m.start(), m.end()) for m in SENTENCE.finditer(text)]
-        for i, (start, end) in enumerate(sentences):
+        sentences = statements(text)
+        for i, (start, end, asks) in enumerate(sentences):
             sentence = text[start:end]
-            if not sentence or _asks(text, start, end):
+            if not sentence or asks:
                 continue
-            following = sentences[i + 1] if i + 1 < len(sentences) else (end, end)
+            following = sentences[i + 1][:2] if i + 1 < len(sentences) else (end, end)
             failed = FAILED.search(sentence) is not None
             failed_near = failed or FAILED.search(text[following[0]:following[1]]) is not None
             found = min(_attempts(sentence, turn.role, failed_near), default=None)
@@ -148,12 +148,6 @@ def _attempts(sentence: str, role: str, failed_near: bool) -> list[tuple[int, st
     if GERUND_FAILED.search(sentence):
         out.append((0, "a gerund that failed"))
     return out
-
-
-def _asks(text: str, start: int, end: int) -> bool:
-    """True when the sentence is a question ("Have you tried restarting it?")."""
-    rest = text[end:end + 3]
-    return text[start:end].rstrip().endswith("?") or rest.startswith("?")
 
 
 def _troubleshooting(verb: str, sentence: str) -> bool:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView, register
-from extractors.clauses import SENTENCE, trim
+from extractors.clauses import statements
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -52,11 +52,10 @@ class Causes:
         if not CUE.search(text):
             return []
         out = []
-        for s in SENTENCE.finditer(text):
-            start, end = trim(text, s.start(), s.end())
+        for start, end, asks in statements(text):
             sentence = text[start:end]
             cue = CUE.search(sentence)
-            if cue is None or text[start:s.end()].rstrip().endswith("?"):
+            if cue is None or asks:
                 continue
             if HEDGE.search(sentence[:cue.start()]) or HEDGE.search(sentence[cue.end():][:40]):
                 continue

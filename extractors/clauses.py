@@ -157,6 +157,16 @@ def sentences_around(text: str, spans: Iterable[tuple[int, int]]) -> tuple[tuple
     return tuple(out)
 
 
+def statements(text: str) -> list[tuple[int, int, bool]]:
+    """Every sentence of ``text`` as (start, end, asks): trimmed of discourse words and end
+    punctuation (:func:`trim`), and whether it was a question."""
+    out = []
+    for m in SENTENCE.finditer(text):
+        start, end = trim(text, m.start(), m.end())
+        out.append((start, end, text[start:m.end()].rstrip().endswith("?")))
+    return out
+
+
 def trim(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and (text[start].isspace() or text[start] in ",;:—–-\"'"):
         start += 1

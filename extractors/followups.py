@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView, register
-from extractors.clauses import SENTENCE, trim
+from extractors.clauses import statements, trim
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -55,10 +55,9 @@ class FollowUps:
             return []
         text = turn.text
         out = []
-        for s in SENTENCE.finditer(text):
-            start, end = trim(text, s.start(), s.end())
+        for start, end, asks in statements(text):
             sentence = text[start:end]
-            if sentence.endswith("?") or text[start:s.end()].rstrip().endswith("?"):
+            if asks:
                 continue
             m = THIRD_PARTY.search(sentence) or YOU_WILL_GET.search(sentence)
             if m is None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView, register
-from extractors.clauses import SENTENCE, trim
+from extractors.clauses import statements, trim
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -50,10 +50,9 @@ class Plans:
             return []
         text = turn.text
         out = []
-        for s in SENTENCE.finditer(text):
-            start, end = trim(text, s.start(), s.end())
+        for start, end, asks in statements(text):
             m = CUE.search(text, start, end)
-            if m is None or text[start:s.end()].rstrip().endswith("?"):
+            if m is None or asks:
                 continue
             stop = END.search(text, m.end(), end)
             a, b = trim(text, m.end(), stop.start() if stop else end)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView, register
-from extractors.clauses import SENTENCE, trim
+from extractors.clauses import statements
 from scratchpad.records import Kind
 
 if TYPE_CHECKING:
@@ -59,8 +59,7 @@ class Requests:
         if turn.role != "user" or "user" in turn.previous_by_role:
             return []
         text = turn.text
-        for s in SENTENCE.finditer(text):
-            start, end = trim(text, s.start(), s.end())
+        for start, end, _ in statements(text):
             sentence = text[start:end]
             if ASK.search(sentence) or IMPERATIVE.match(sentence):
                 if len(sentence) < 8:

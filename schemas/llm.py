@@ -20,7 +20,6 @@ set and nothing found.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +28,7 @@ from pydantic import BaseModel
 
 from extractors.amounts import money_value
 from schemas.base import Binding, DomainState, Pinned
+from scratchpad.llm_client import Endpoint
 
 log = logging.getLogger(__name__)
 
@@ -161,17 +161,9 @@ class LLMSchemaExtractor:
     def __init__(self, *, base_url: str | None = None, model: str | None = None,
                  api_key: str | None = None, mode: str = "JSON", temperature: float = 0.0,
                  max_retries: int = 1, timeout: float = 60.0):
-        import instructor
-        import openai
-
-        self.base_url = base_url or os.environ.get("SCRATCHPAD_LLM_BASE_URL")
-        self.model = model or os.environ.get("SCRATCHPAD_LLM_MODEL") or "default"
-        if not self.base_url:
-            raise ValueError("LLMSchemaExtractor needs base_url (or SCRATCHPAD_LLM_BASE_URL)")
-        client = openai.OpenAI(base_url=self.base_url, timeout=timeout, max_retries=0,
-                               api_key=api_key or os.environ.get("SCRATCHPAD_LLM_API_KEY")
-                               or "not-needed")
-        self._client = instructor.from_openai(client, mode=instructor.Mode[mode.upper()])
+        endpoint = Endpoint.of("LLMSchemaExtractor", base_url, model, api_key)
+        self.base_url, self.model = endpoint.base_url, endpoint.model
+        self._client = endpoint.client(mode=mode, timeout=timeout)
         self.temperature = temperature
         self.max_retries = max_retries
 

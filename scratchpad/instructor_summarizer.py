@@ -10,9 +10,9 @@ re-attached by compaction whatever the summary says.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
+from scratchpad.llm_client import Endpoint
 from scratchpad.summary import Summary, SummaryRequest
 
 SYSTEM_PROMPT = """You summarize the earlier part of a conversation between a user and an \
@@ -34,17 +34,9 @@ class InstructorSummarizer:
     def __init__(self, *, base_url: str | None = None, model: str | None = None,
                  api_key: str | None = None, mode: str = "JSON", temperature: float = 0.1,
                  max_retries: int = 1, timeout: float = 60.0):
-        import instructor
-        import openai
-
-        self.base_url = base_url or os.environ.get("SCRATCHPAD_LLM_BASE_URL")
-        self.model = model or os.environ.get("SCRATCHPAD_LLM_MODEL") or "default"
-        if not self.base_url:
-            raise ValueError("InstructorSummarizer needs base_url (or SCRATCHPAD_LLM_BASE_URL)")
-        client = openai.OpenAI(base_url=self.base_url, timeout=timeout, max_retries=0,
-                               api_key=api_key or os.environ.get("SCRATCHPAD_LLM_API_KEY")
-                               or "not-needed")
-        self._client = instructor.from_openai(client, mode=instructor.Mode[mode.upper()])
+        endpoint = Endpoint.of("InstructorSummarizer", base_url, model, api_key)
+        self.base_url, self.model = endpoint.base_url, endpoint.model
+        self._client = endpoint.client(mode=mode, timeout=timeout)
         self.temperature = temperature
         self.max_retries = max_retries
 
