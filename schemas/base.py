@@ -73,6 +73,10 @@ class Binding(BaseModel):
     required: bool = False
     missing: str = "not given yet"
 
+    def missing_line(self, field: str) -> str:
+        """What the state's ``missing`` list says of ``field`` while it is empty."""
+        return f"{field.replace('_', ' ')}: {self.missing}"
+
     def matches(self, record: Record) -> bool:
         """True when ``record`` may fill the field."""
         if record.kind not in self.kinds or record.status not in self.statuses:
@@ -215,7 +219,7 @@ class DomainState(BaseModel):
                 chosen = hits[-1] if binding.pick == "latest" else hits[0]
                 values[name] = _pinned(chosen, mentions)
             if binding.required and not hits:
-                missing.append(f"{name.replace('_', ' ')}: {binding.missing}")
+                missing.append(binding.missing_line(name))
         return cls(**values, missing=missing)
 
 

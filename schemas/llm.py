@@ -215,5 +215,5 @@ def merge(state: DomainState, result: LLMResult) -> DomainState:
         elif current is None and values:
             updates[name] = current = values[0]
         if binding.required and not current:
-            missing.append(f"{name.replace('_', ' ')}: {binding.missing}")
+            missing.append(binding.missing_line(name))
     return state.model_copy(update={**updates, "missing": missing})

@@ -336,8 +336,7 @@ def attach(schema_name: str, thread: str, db_path: str) -> None:
         scratchpad attach --schema refund --thread espresso
     """
     with Scratchpad(db_path, extractors=[]) as pad:
-        pad.attach(thread, schema_name)
-        table = pad.attached(thread)[-1].table_name()
+        table = pad.attach(thread, schema_name).table_name()
     click.echo(f"thread {thread}: schema {schema_name} attached (table {table})")
 
 

@@ -386,17 +386,19 @@ class Scratchpad:
 
     # -- schemas attached to a thread ---------------------------------------------------
 
-    def attach(self, thread: str, schema: type[DomainState] | str) -> None:
+    def attach(self, thread: str, schema: type[DomainState] | str) -> type[DomainState]:
         """Attach ``schema`` to ``thread`` (before or after its first ingest; kept in the
         file). From then on its state is kept current on every ingest in the table
         ``state_<name>`` (one row per thread), its missing required fields are among
-        :meth:`open_items`, and its fields head the rendered block."""
+        :meth:`open_items`, and its fields head the rendered block. Returns the schema
+        class."""
         from schemas.registry import reference, resolve
 
         cls = resolve(schema)
         self.store.attach_schema(thread, reference(cls), cls.table_name())
         if self.store.has_thread(thread):
             self._refresh_states(thread, self.store.turn_count(thread), [cls])
+        return cls
 
     def attached(self, thread: str) -> list[type[DomainState]]:
         """Return the schemas attached to ``thread``, in the order they were attached."""
@@ -419,17 +421,14 @@ class Scratchpad:
     def missing_fields(self, thread: str | None = None) -> list[MissingField]:
         """Return the required fields that attached schemas still miss, as open items,
         of one thread or of all threads."""
-        from schemas.registry import resolve
-
         out = []
-        for name, schema, table in self.store.attached_schemas(thread):
+        for name, _, table in self.store.attached_schemas(thread):
             stored = self.store.state_missing(table, name)
             if stored is None:
                 continue
             missing, last_turn = stored
-            key = resolve(schema).schema_key() if ":" in schema else schema
             for line in missing:
-                out.append(MissingField(thread=name, schema_name=key,
+                out.append(MissingField(thread=name, schema_name=table.removeprefix("state_"),
                                         field=line.partition(":")[0], text=line,
                                         age_turns=last_turn))
         return out

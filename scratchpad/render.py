@@ -221,7 +221,7 @@ def _question_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str |
 
 def schema_lines(state: DomainState) -> list[Line]:
     """The lines an attached schema puts at the top of the block: one per filled value
-    ("REFUND refund amount: "…" (agreed; turns 12, 13)"), then one per missing
+    ('REFUND refund amount: "…" (agreed; turn 12; also turn 13)'), then one per missing
     required field. They sit before the turn-ordered lines and are the last to go under
     a token cap."""
     name = type(state).schema_key().upper()

@@ -109,6 +109,8 @@ def test_the_cli_attaches_on_ingest_and_by_command(tmp_path, espresso_path) -> N
                               "--thread", "e", "--db", db])
     assert out.exit_code == 0 and "table state_parcel" in out.stdout
     assert _row(db, "state_parcel", "e")["thread"] == "e"
+    out = runner.invoke(cli, ["attach", "--schema", "refund", "--thread", "e", "--db", db])
+    assert out.exit_code == 0 and "table state_refund" in out.stdout  # re-attached: its own
     out = runner.invoke(cli, ["attach", "--schema", "nope", "--thread", "e", "--db", db])
     assert out.exit_code == 1 and out.stderr.startswith("Error: Unknown schema 'nope'")
     assert out.stderr.count("\n") == 1
