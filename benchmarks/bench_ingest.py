@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from extractors import nlp as nlp_module
+from extractors.text import nlp as nlp_module
 from scratchpad import Scratchpad
 from scratchpad.messages import parse_messages, read_corpus, read_messages
 

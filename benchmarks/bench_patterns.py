@@ -33,8 +33,8 @@ from pathlib import Path
 
 import regex
 
-import extractors as registry
 from extractors.base import TurnView
+from extractors.registry import Registry
 from scratchpad import Scratchpad
 from scratchpad.messages import read_corpus
 
@@ -121,6 +121,7 @@ def main() -> None:
                         help="conversations ingested turn by turn for the pipeline figure")
     args = parser.parse_args()
     rows = read_corpus(args.corpus)[: args.limit]
+    registry = Registry.shipped()
     names = [n for n in registry.available() if not registry.create([n])[0].needs_doc]
     pattern_extractors = registry.create(names)
 

@@ -39,7 +39,7 @@ os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
 from bench_patterns import joined_turns  # noqa: E402
 
-from extractors import nlp as nlp_module  # noqa: E402
+from extractors.text import nlp as nlp_module  # noqa: E402
 from scratchpad import Scratchpad  # noqa: E402
 from scratchpad.evaluate import run_corpus  # noqa: E402
 from scratchpad.messages import read_corpus  # noqa: E402

@@ -10,39 +10,35 @@ pipeline then runs the entity recognizer and the parser only over those characte
 ranges (usually a few sentences), and every other token of the Doc carries no
 annotation. Without that method, the whole turn is annotated.
 
-Register an extractor with :func:`register`::
+An extractor is a class with a ``name`` (a versioned registry name such as
+``amounts.regex.v1``), ``needs_doc`` and ``extract``::
 
-    @register("amounts.regex.v1")
     class RegexAmounts:
         name = "amounts.regex.v1"
         needs_doc = False
 
         def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
             ...
+
+It runs once it is in the :class:`extractors.registry.Registry` a
+:class:`scratchpad.Scratchpad` is given (shipped ones are listed there).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from scratchpad.errors import UnknownExtractorError
-from scratchpad.records import Kind, Record, Role, Status
+from extractors.records import Kind, Record, Role, Status
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 log = logging.getLogger(__name__)
-
-#: Entry-point group through which other distributions can add extractors.
-ENTRY_POINT_GROUP = "scratchpad.extractors"
-
 
 class TurnView(BaseModel):
     """What an extractor may read of a turn."""
@@ -115,7 +111,7 @@ class Needs:
 
     ``entities``: named entities (``doc.ents``); ``parse``: tags, lemmas and the
     dependency parse. Ranges should be whole sentences: each is annotated as a text of
-    its own. Test whether a token got the parse with :func:`extractors.nlp.parsed`.
+    its own. Test whether a token got the parse with :func:`extractors.text.nlp.parsed`.
     """
 
     entities: tuple[Range, ...] = ()
@@ -185,7 +181,8 @@ class Resolver(Protocol):
 
     A resolver may also declare ``reads``: kinds whose *new* records it reads without
     changing them (a constraint is met by a commitment of this turn); those come in
-    ``new`` too, so it never has to extract them again.
+    ``new`` too, so it never has to extract them again. And ``after``: the names of
+    resolvers whose changes of the same turn it must see (the registry orders them).
     """
 
     name: ClassVar[str]
@@ -220,62 +217,3 @@ def find_all(pattern: Any, text: str, *, timeout: float | None, name: str,
         log.warning("pattern %r timed out%s (%d characters)", name,
                     f" on {where}" if where else "", len(text))
         return []
-
-
-_REGISTRY: dict[str, Callable[[], Extractor]] = {}
-_RESOLVERS: dict[str, Callable[[], Resolver]] = {}
-_ENTRY_POINTS_LOADED = False
-
-
-def register(name: str) -> Callable[[type], type]:
-    """Register an extractor class (or zero-argument factory) under ``name``."""
-
-    def decorator(factory: type) -> type:
-        if name in _REGISTRY and _REGISTRY[name] is not factory:
-            raise ValueError(f"Extractor name {name!r} is already registered")
-        _REGISTRY[name] = factory
-        return factory
-
-    return decorator
-
-
-def _load_entry_points() -> None:
-    global _ENTRY_POINTS_LOADED
-    if _ENTRY_POINTS_LOADED:
-        return
-    _ENTRY_POINTS_LOADED = True
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        factory = ep.load()
-        _REGISTRY.setdefault(ep.name, factory)
-
-
-def available() -> list[str]:
-    """Return the names of every registered extractor, sorted."""
-    _load_entry_points()
-    return sorted(_REGISTRY)
-
-
-def create(names: Iterable[str]) -> list[Extractor]:
-    """Instantiate the named extractors, in the given order."""
-    _load_entry_points()
-    out = []
-    for name in names:
-        if name not in _REGISTRY:
-            raise UnknownExtractorError(name, available())
-        out.append(_REGISTRY[name]())
-    return out
-
-
-def register_resolver(name: str) -> Callable[[type], type]:
-    """Register a lifecycle resolver class under ``name``."""
-
-    def decorator(factory: type) -> type:
-        _RESOLVERS[name] = factory
-        return factory
-
-    return decorator
-
-
-def resolvers() -> list[Resolver]:
-    """Instantiate every registered resolver, in name order (deterministic)."""
-    return [_RESOLVERS[name]() for name in sorted(_RESOLVERS)]

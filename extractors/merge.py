@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from extractors.base import Candidate
-from extractors.spans import DisjointSpans
-from scratchpad.records import VALUE_KINDS, Kind
+from extractors.records import VALUE_KINDS, Kind
+from extractors.text.spans import DisjointSpans
 
 #: When value candidates of different kinds tie, the more specific kind wins.
 KIND_PRIORITY = {Kind.IDENTIFIER: 3, Kind.AMOUNT: 2, Kind.DATETIME: 1}

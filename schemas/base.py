@@ -26,8 +26,8 @@ from typing import Any, ClassVar, Literal
 import regex
 from pydantic import BaseModel, ConfigDict, Field
 
-from extractors.overlap import word_stems
-from scratchpad.records import VALUE_KINDS, Record
+from extractors.records import VALUE_KINDS, Record
+from extractors.text.overlap import word_stems
 
 _NAME = regex.compile(r"[a-z][a-z0-9_]*")
 #: Statuses a field reads by default: what still holds (not superseded or revoked).

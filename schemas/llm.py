@@ -26,9 +26,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from extractors.amounts import money_value
+from extractors.llm_client import Endpoint
+from extractors.values.amounts import money_value
 from schemas.base import Binding, DomainState, Pinned
-from scratchpad.llm_client import Endpoint
 
 log = logging.getLogger(__name__)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib
 
+from extractors.errors import ScratchpadError
 from schemas.base import DomainState
-from scratchpad.errors import ScratchpadError
 
 
 class UnknownSchemaError(ScratchpadError):

@@ -14,6 +14,7 @@ from scratchpad.errors import (
     UnknownThreadError,
 )
 from scratchpad.messages import Message, read_messages
+from scratchpad.pipeline import IngestResult, Scratchpad
 from scratchpad.records import Event, Kind, Money, Record, Status
 
 __all__ = [
@@ -34,12 +35,3 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-
-def __getattr__(name: str) -> object:
-    # The pipeline imports the extractors package, which imports scratchpad.records;
-    # loading it lazily lets either package be imported first.
-    if name in ("Scratchpad", "IngestResult"):
-        from scratchpad import pipeline
-
-        return getattr(pipeline, name)
-    raise AttributeError(f"module 'scratchpad' has no attribute {name!r}")

@@ -58,19 +58,9 @@ def model_option(fn: F) -> F:
 
 
 def patterns_option(fn: F) -> F:
-    def load(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-        if value:
-            from extractors.custom import load_patterns
-
-            try:
-                load_patterns(value)
-            except ScratchpadError as exc:
-                raise click.ClickException(str(exc)) from None
-        return value
-
     return click.option(
         "--patterns", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-        envvar="SCRATCHPAD_PATTERNS", callback=load, expose_value=False,
+        envvar="SCRATCHPAD_PATTERNS",
         help="TOML file of your own identifier patterns (also SCRATCHPAD_PATTERNS); "
              "see docs/patterns.md.",
     )(fn)
@@ -98,9 +88,10 @@ def _names(value: str | None) -> list[str] | None:
 
 
 def _open_pad(db_path: str, extractors: str | None = None, model: str | None = None,
-              reference_date: datetime | None = None,
-              date_order: str | None = None) -> Scratchpad:
+              reference_date: datetime | None = None, date_order: str | None = None,
+              patterns: str | None = None) -> Scratchpad:
     return Scratchpad(db_path, extractors=_names(extractors), model=model,
+                      patterns=[patterns] if patterns else [],
                       reference_date=reference_date, date_order=date_order)  # type: ignore[arg-type]
 
 
@@ -148,7 +139,7 @@ def cli() -> None:
 @_handle_errors
 def ingest(file: str, thread: str, rebuild: bool, schemas: tuple[str, ...], db_path: str,
            extractors: str | None, model: str | None, reference_date: datetime | None,
-           date_order: str | None) -> None:
+           date_order: str | None, patterns: str | None) -> None:
     """Store and extract the new turns of a conversation (JSONL or a JSON list).
 
     Re-running with the same (or a longer) conversation adds only the new turns.
@@ -158,7 +149,7 @@ def ingest(file: str, thread: str, rebuild: bool, schemas: tuple[str, ...], db_p
         scratchpad ingest examples/espresso.jsonl --thread espresso --schema refund
     """
     messages = read_messages(file)
-    with _open_pad(db_path, extractors, model, reference_date, date_order) as pad:
+    with _open_pad(db_path, extractors, model, reference_date, date_order, patterns) as pad:
         for name in schemas:
             pad.attach(thread, name)
         result = pad.ingest(thread, messages, rebuild=rebuild)
@@ -392,9 +383,11 @@ def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
 
 
 def _run_corpus(corpus: str, extractors: str | None, model: str | None, limit: int | None,
-                reference_date: datetime | None, date_order: str | None) -> Any:
+                reference_date: datetime | None, date_order: str | None,
+                patterns: str | None) -> Any:
     yield from run_corpus(_rows(corpus, limit), extractors=_names(extractors), model=model,
-                          reference_date=reference_date, date_order=date_order, source=corpus)
+                          reference_date=reference_date, date_order=date_order, source=corpus,
+                          patterns=[patterns] if patterns else [])
 
 
 def _read_predictions(path: str) -> dict[str, list[dict[str, Any]]]:
@@ -427,7 +420,8 @@ def _read_predictions(path: str) -> dict[str, list[dict[str, Any]]]:
 @patterns_option
 @_handle_errors
 def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | None,
-            model: str | None, reference_date: datetime | None, date_order: str | None) -> None:
+            model: str | None, reference_date: datetime | None, date_order: str | None,
+            patterns: str | None) -> None:
     """Extract records from every conversation of a corpus (in memory, nothing stored).
 
     Each line of CORPUS is {"id": ..., "messages": [...]}.
@@ -436,7 +430,8 @@ def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | Non
 
         scratchpad extract eval/dev.jsonl --json > records.jsonl
     """
-    for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date, date_order):
+    for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date, date_order,
+                                 patterns):
         if as_json:
             _print_json({"id": row["id"], "records": recs})
         else:
@@ -457,7 +452,7 @@ def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | Non
 @_handle_errors
 def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | None,
           extractors: str | None, model: str | None, reference_date: datetime | None,
-          date_order: str | None) -> None:
+          date_order: str | None, patterns: str | None) -> None:
     """Score extraction against the gold of a labelled corpus: value recall per kind,
     noise per turn, question status accuracy and open-question F1.
 
@@ -472,7 +467,7 @@ def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | Non
             score_conversation(scores, row, predicted.get(str(row["id"]), []))
     else:
         for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date,
-                                     date_order):
+                                     date_order, patterns):
             score_conversation(scores, row, recs)
     summary = scores.summary()
     if as_json:
@@ -490,11 +485,11 @@ def extractors_(as_json: bool) -> None:
 
         scratchpad extractors
     """
-    import extractors as registry
+    from extractors.registry import Registry
 
-    names = registry.available()
-    instances = registry.create(names)
-    resolvers = [r.name for r in registry.resolvers()]
+    registry = Registry.default()
+    instances = registry.create()
+    resolvers = registry.resolver_order()
     if as_json:
         _print_json({"extractors": [{"name": e.name, "needs_doc": e.needs_doc}
                                     for e in instances], "resolvers": resolvers})

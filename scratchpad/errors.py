@@ -3,9 +3,15 @@ whose message is one line naming the bad value and the fix."""
 
 from __future__ import annotations
 
+from extractors.errors import (
+    ModelLoadError,
+    PatternError,
+    ScratchpadError,
+    UnknownExtractorError,
+)
 
-class ScratchpadError(Exception):
-    """Root of every error Scratchpad raises on purpose."""
+__all__ = ["InputError", "ModelLoadError", "PatternError", "ScratchpadError",
+           "TurnConflictError", "UnknownExtractorError", "UnknownThreadError"]
 
 
 class InputError(ScratchpadError):
@@ -34,17 +40,6 @@ class TurnConflictError(ScratchpadError):
         self.turn = turn
 
 
-class UnknownExtractorError(ScratchpadError):
-    """An extractor name that is not registered."""
-
-    def __init__(self, name: str, valid: list[str]):
-        super().__init__(
-            f"Unknown extractor {name!r}. Available: {', '.join(valid)}. "
-            f"Run 'scratchpad extractors'."
-        )
-        self.name = name
-
-
 class UnknownThreadError(ScratchpadError):
     """A thread id the store has never seen."""
 
@@ -54,18 +49,3 @@ class UnknownThreadError(ScratchpadError):
             f"No thread {thread!r} in this database. Known threads: {shown or '(none)'}."
         )
         self.thread = thread
-
-
-class ModelLoadError(ScratchpadError):
-    """A spaCy model named explicitly could not be loaded."""
-
-
-class PatternError(ScratchpadError):
-    """A user pattern that cannot be used: bad regex, bad field, duplicate name."""
-
-    def __init__(self, problem: str, *, name: str | None = None, source: str | None = None):
-        where = f"{source}: " if source else ""
-        which = f"pattern {name!r}: " if name else ""
-        super().__init__(f"{where}{which}{problem}")
-        self.name = name
-        self.source = source

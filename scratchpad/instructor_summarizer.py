@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scratchpad.llm_client import Endpoint
+from extractors.llm_client import Endpoint
 from scratchpad.summary import Summary, SummaryRequest
 
 SYSTEM_PROMPT = """You summarize the earlier part of a conversation between a user and an \

@@ -17,10 +17,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import extractors as extractor_registry
-from extractors import nlp as nlp_module
 from extractors.base import Candidate, Change, Extractor, Needs, Resolver, TurnView
 from extractors.merge import merge
+from extractors.registry import Registry
+from extractors.text import nlp as nlp_module
 from scratchpad import tokens
 from scratchpad.errors import TurnConflictError, UnknownThreadError
 from scratchpad.messages import Message, parse_message
@@ -80,16 +80,23 @@ class Scratchpad:
         path: str | Path = "scratchpad.db",
         *,
         extractors: Sequence[str] | None = None,
+        registry: Registry | None = None,
+        patterns: Sequence[str | Path] = (),
         model: str | None = None,
         encoding: str | None = None,
         reference_date: datetime | None = None,
         date_order: Literal["dmy", "mdy"] | None = None,
     ):
-        self.store = Store(path)
-        names = list(extractors) if extractors is not None else extractor_registry.available()
+        #: What this pad runs: its own copy of ``registry`` (default: the shipped
+        #: extractors and those of installed plugins), with ``patterns`` files loaded.
+        self.registry = registry.copy() if registry is not None else Registry.default()
+        for file in patterns:
+            self.registry.load_patterns(file)
+        names = list(extractors) if extractors is not None else self.registry.available()
         self.extractor_names = names
-        self.extractors: list[Extractor] = extractor_registry.create(names)
-        self.resolvers: list[Resolver] = extractor_registry.resolvers()
+        self.extractors: list[Extractor] = self.registry.create(names)
+        self.resolvers: list[Resolver] = self.registry.resolvers()
+        self.store = Store(path)
         self._model = model
         self._reference = reference_date
         if date_order not in (None, "dmy", "mdy"):
@@ -251,7 +258,7 @@ class Scratchpad:
         """Run every extractor on one turn and merge the candidates.
 
         Extractors that read the parse see the parsed prefix of an over-long turn
-        (:data:`extractors.nlp.MAX_PARSE_CHARS`); pattern extractors see all of it. A
+        (:data:`extractors.text.nlp.MAX_PARSE_CHARS`); pattern extractors see all of it. A
         pattern that hits its regex timeout costs that extractor's candidates for this
         turn, with a warning, never the ingest.
         """

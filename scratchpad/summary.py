@@ -19,7 +19,7 @@ from typing import Protocol, runtime_checkable
 import regex
 from pydantic import BaseModel, ConfigDict, Field
 
-from extractors.clauses import SENTENCE
+from extractors.text.clauses import SENTENCE
 
 _DECISION = regex.compile(
     r"\b(?:decided|decision|going\s+with|go\s+with|went\s+with|switched?\s+to|chose|"

@@ -37,7 +37,7 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 @pytest.fixture(scope="session")
 def nlp():
     """The spaCy pipeline the product uses; a missing model fails here, not skips."""
-    from extractors import nlp as nlp_module
+    from extractors.text import nlp as nlp_module
 
     pipeline = nlp_module.load()
     assert "ner" in pipeline.pipe_names, "the spaCy model is not installed"

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from extractors.amounts import RegexAmounts, parse_digits, parse_words
 from extractors.base import TurnView
+from extractors.values.amounts import RegexAmounts, parse_digits, parse_words
 
 
 def amounts(text: str, role: str = "assistant") -> list:
@@ -289,7 +289,7 @@ def test_counts_are_not_amounts(text: str) -> None:
 
 
 def test_money_value_is_importable_and_single() -> None:
-    from extractors.amounts import money_value
+    from extractors.values.amounts import money_value
 
     assert money_value("a refund of €930") == {"amount": "930", "currency": "EUR"}
     assert money_value("€930 or €40") is None

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractors.answers import AnswerLinker
 from extractors.base import Change, TurnView
-from extractors.questions import RuleQuestions
+from extractors.dialogue.answers import AnswerLinker
+from extractors.dialogue.questions import RuleQuestions
 from scratchpad.records import Kind, Record, Status
 from tests.conftest import QUESTION_TEXT
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractors.clauses import clauses, read
-from extractors.nlp import load
+from extractors.text.clauses import clauses, read
+from extractors.text.nlp import load
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -169,28 +169,25 @@ def test_open_gives_age_in_turns_and_time_and_sorts_oldest_first(runner, tmp_pat
 
 
 def test_patterns_file_adds_identifiers_and_bad_file_is_one_line(runner, tmp_path):
-    from extractors.custom import clear_patterns
-
     good = tmp_path / "p.toml"
     good.write_text("[[pattern]]\nname = \"employee_id\"\nregex = '\\bEMP\\.\\d{6}\\b'\n"
                     "subtype = \"employee\"\nscore = 0.9\n")
     conv = write(tmp_path, "c.jsonl", b'{"role": "user", "content": "My badge is EMP.123456."}\n')
     db = str(tmp_path / "s.db")
-    try:
-        result = runner.invoke(cli, ["ingest", str(conv), "--db", db, "--thread", "t",
-                                     "--patterns", str(good)])
-        assert result.exit_code == 0, result.output
-        out = runner.invoke(cli, ["records", "--db", db, "--thread", "t", "--json"]).output
-        recs = [json.loads(line) for line in out.splitlines()]
-        assert [(r["text"], r["subtype"]) for r in recs] == [("EMP.123456", "employee")]
-        bad = tmp_path / "bad.toml"
-        bad.write_text("[[pattern]]\nname = \"room\"\nregex = '(unclosed'\nsubtype = \"room\"\n")
-        result = runner.invoke(cli, ["ingest", str(conv), "--db", db, "--thread", "u",
-                                     "--patterns", str(bad)])
-        assert result.exit_code == 1 and "pattern 'room'" in result.stderr
-        assert result.stderr.count("\n") == 1
-    finally:
-        clear_patterns()
+    result = runner.invoke(cli, ["ingest", str(conv), "--db", db, "--thread", "t",
+                                 "--patterns", str(good)])
+    assert result.exit_code == 0, result.output
+    out = runner.invoke(cli, ["records", "--db", db, "--thread", "t", "--json"]).output
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert [(r["text"], r["subtype"]) for r in recs] == [("EMP.123456", "employee")]
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[pattern]]\nname = \"room\"\nregex = '(unclosed'\nsubtype = \"room\"\n")
+    result = runner.invoke(cli, ["ingest", str(conv), "--db", db, "--thread", "u",
+                                 "--patterns", str(bad)])
+    assert result.exit_code == 1 and "pattern 'room'" in result.stderr
+    assert result.stderr.count("\n") == 1
+    missing = runner.invoke(cli, ["records", "--db", db, "--thread", "u"])
+    assert missing.exit_code == 1 and "No thread 'u'" in missing.stderr  # nothing written
 
 
 def test_eval_scores_saved_extract_output(runner, tmp_path):

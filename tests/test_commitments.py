@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extractors.base import Change, TurnView
-from extractors.commitment_lifecycle import CommitmentLifecycle
-from extractors.commitments import CommitmentRules, analyze
-from extractors.constraints import ConstraintLifecycle, analyze_constraints
-from extractors.nlp import load
+from extractors.dialogue.commitment_lifecycle import CommitmentLifecycle
+from extractors.dialogue.commitments import CommitmentRules, analyze
+from extractors.dialogue.constraints import ConstraintLifecycle, analyze_constraints
+from extractors.text.nlp import load
 from scratchpad.records import Kind, Record, Status
 
 

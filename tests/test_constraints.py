@@ -7,9 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extractors.base import TurnView
-from extractors.commitments import analyze
-from extractors.constraints import ConstraintLifecycle, ConstraintRules, analyze_constraints
-from extractors.nlp import load
+from extractors.dialogue.commitments import analyze
+from extractors.dialogue.constraints import (
+    ConstraintLifecycle,
+    ConstraintRules,
+    analyze_constraints,
+)
+from extractors.text.nlp import load
 from scratchpad.pipeline import _to_record
 from scratchpad.records import Kind, Record, Status
 

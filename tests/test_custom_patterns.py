@@ -1,4 +1,5 @@
-"""User identifier patterns: add_pattern in Python, load_patterns from TOML, and errors."""
+"""User identifier patterns: Registry.add_pattern in Python, load_patterns from TOML, errors,
+and patterns that stay with the registry (and pad) they were added to."""
 
 from __future__ import annotations
 
@@ -8,21 +9,33 @@ from pathlib import Path
 import pytest
 
 from extractors.base import TurnView
-from extractors.custom import PatternError, add_pattern, clear_patterns, load_patterns
-from extractors.identifiers import RegexIdentifiers
-from scratchpad.errors import ScratchpadError
+from extractors.registry import Registry
+from extractors.values.identifiers import RegexIdentifiers
+from scratchpad import Scratchpad
+from scratchpad.errors import PatternError, ScratchpadError
+
+registry = Registry()
 
 
 @pytest.fixture(autouse=True)
 def _clean() -> Iterator[None]:
-    clear_patterns()
+    global registry
+    registry = Registry()
     yield
-    clear_patterns()
+
+
+def add_pattern(*args, **kwargs):
+    return registry.add_pattern(*args, **kwargs)
+
+
+def load_patterns(path):
+    return registry.load_patterns(path)
 
 
 def found(text: str) -> list[tuple[str, str, str]]:
     turn = TurnView(thread="t", number=1, role="user", text=text)
-    return [(c.text, c.subtype, c.value["normalized"]) for c in RegexIdentifiers().extract(turn)]
+    extractor = RegexIdentifiers(user_patterns=registry.patterns)
+    return [(c.text, c.subtype, c.value["normalized"]) for c in extractor.extract(turn)]
 
 
 def test_add_pattern_registers_with_the_extractor() -> None:
@@ -106,3 +119,22 @@ def test_slow_user_pattern_times_out_without_raising() -> None:
     add_pattern("evil", r"(?:a|aa)+b", subtype="evil")
     text = "a" * 5_000
     assert found(text) == []
+
+
+def test_patterns_belong_to_the_registry_and_pad_they_were_added_to(tmp_path: Path) -> None:
+    text = [{"role": "user", "content": "My badge EMP.004211 stopped working."}]
+    mine = Registry.default()
+    mine.add_pattern("employee_id", r"\bEMP\.\d{6}\b", subtype="employee", score=0.9)
+    with Scratchpad(":memory:", registry=mine) as pad:
+        pad.ingest("t", text)
+        assert [r.subtype for r in pad.records("t", kind="identifier")] == ["employee"]
+    with Scratchpad(":memory:") as other:  # another pad: shipped patterns only
+        other.ingest("t", text)
+        assert [r.subtype for r in other.records("t", kind="identifier")] != ["employee"]
+    path = tmp_path / "p.toml"
+    path.write_text('[[pattern]]\nname = "room"\nregex = \'\\b[A-D]\\d{3}\\b\'\n'
+                    'subtype = "room"\n', encoding="utf-8")
+    with Scratchpad(":memory:", patterns=[path]) as pad:
+        pad.ingest("t", [{"role": "user", "content": "Meet in B204."}])
+        assert [r.text for r in pad.records("t", kind="identifier")] == ["B204"]
+    assert mine.patterns[0].name == "employee_id" and Registry.default().patterns == ()

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from extractors.dateresolve import (
+from extractors.values.dateresolve import (
     DateParts,
     add_business_days,
     duration_code,

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from extractors.base import TurnView
-from extractors.datetimes import RegexDatetimes
+from extractors.values.datetimes import RegexDatetimes
 
 
 def dts(text: str, role: str = "assistant") -> list:

@@ -11,12 +11,8 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractors.amounts import PATTERNS as AMOUNT_PATTERNS
-from extractors.amounts import RegexAmounts
 from extractors.base import TurnView
-from extractors.datetimes import PATTERNS as DATETIME_PATTERNS
-from extractors.datetimes import RegexDatetimes
-from extractors.gates import (
+from extractors.text.gates import (
     _FOLD_TO_ASCII,
     DIGIT,
     gate,
@@ -25,8 +21,12 @@ from extractors.gates import (
     tokens,
     words_of,
 )
-from extractors.id_patterns import PATTERNS as ID_PATTERNS
-from extractors.identifiers import RegexIdentifiers
+from extractors.values.amounts import PATTERNS as AMOUNT_PATTERNS
+from extractors.values.amounts import RegexAmounts
+from extractors.values.datetimes import PATTERNS as DATETIME_PATTERNS
+from extractors.values.datetimes import RegexDatetimes
+from extractors.values.id_patterns import PATTERNS as ID_PATTERNS
+from extractors.values.identifiers import RegexIdentifiers
 from scratchpad.messages import read_corpus
 from tests.conftest import DATA, EXAMPLES
 
@@ -220,7 +220,7 @@ def test_gates_change_nothing_on_unicode_text(text: str) -> None:
     same_output(text)
 
 
-# --- start positions (extractors.gates.start_positions) ---------------------------------
+# --- start positions (extractors.text.gates.start_positions) ---------------------------------
 
 STARTED = [p for p in DATETIME_PATTERNS if p.starts]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from extractors.base import TurnView
-from extractors.identifiers import RegexIdentifiers
+from extractors.values.identifiers import RegexIdentifiers
 
 
 def ids(text: str, role: str = "assistant") -> list:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from extractors.overlap import argument_values, reads_only, terms, ties
+from extractors.text.overlap import argument_values, reads_only, terms, ties
 from scratchpad import Scratchpad
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from extractors import nlp as nlp_module
 from extractors.base import Needs, TurnView
-from extractors.clauses import SENTENCE
+from extractors.text import nlp as nlp_module
+from extractors.text.clauses import SENTENCE
 from scratchpad import Scratchpad
 
 TEXT = ("Thanks for waiting. I've waived the €75 restocking fee for you. "

@@ -11,7 +11,19 @@ from tests.conftest import ROOT
 
 def test_packages_are_listed_explicitly():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert config["tool"]["setuptools"]["packages"] == ["scratchpad", "extractors", "schemas"]
+    include = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert sorted({name.split(".")[0] for name in include}) == ["extractors", "schemas",
+                                                                 "scratchpad"]
+
+
+def test_every_package_directory_is_included():
+    """A sub-package left out of the list would be missing from a wheel."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    include = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    for top in ("scratchpad", "extractors", "schemas"):
+        for init in (ROOT / top).rglob("__init__.py"):
+            dotted = ".".join(init.parent.relative_to(ROOT).parts)
+            assert dotted in include or f"{dotted.split('.')[0]}.*" in include, dotted
 
 
 def test_installed_distribution_provides_packages_and_script():

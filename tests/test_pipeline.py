@@ -96,7 +96,7 @@ def test_unknown_date_order_is_refused() -> None:
 
 
 def test_tool_output_is_not_parsed(monkeypatch) -> None:
-    from extractors import nlp as nlp_module
+    from extractors.text import nlp as nlp_module
 
     seen: list[str] = []
     real = nlp_module.annotate

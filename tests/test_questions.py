@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extractors.base import TurnView
-from extractors.questions import RuleQuestions
+from extractors.dialogue.questions import RuleQuestions
 from tests.conftest import QUESTION_TEXT
 
 EXTRACTOR = RuleQuestions()

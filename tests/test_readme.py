@@ -14,20 +14,6 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 
 
-@pytest.fixture(autouse=True)
-def registries_restored(monkeypatch):
-    """What a README block registers (its ``TicketIds`` extractor, patterns) stays in
-    that test: later tests see the shipped extractors only."""
-    from extractors import base, custom
-
-    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
-    monkeypatch.setattr(base, "_RESOLVERS", dict(base._RESOLVERS))
-    saved = dict(custom.USER_PATTERNS)
-    yield
-    custom.USER_PATTERNS.clear()
-    custom.USER_PATTERNS.update(saved)
-
-
 @pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
 def test_python_blocks_run(index, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -52,18 +38,12 @@ def test_demo_output_in_readme_is_current(tmp_path, monkeypatch):
 
 
 def test_docs_python_blocks_run(tmp_path, monkeypatch):
-    from extractors.custom import clear_patterns
-
     monkeypatch.chdir(tmp_path)
     text = (ROOT / "docs" / "patterns.md").read_text(encoding="utf-8")
     for toml in re.findall(r"```toml\n# (\S+)\n(.*?)```", text, flags=re.S):
         (tmp_path / toml[0]).write_text(toml[1], encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     assert blocks
-    try:
-        for i, block in enumerate(blocks):  # each example starts from the shipped patterns
-            clear_patterns()
-            exec(compile(block, f"docs/patterns.md block {i}", "exec", dont_inherit=True),
-                 {"__name__": "__main__"})
-    finally:
-        clear_patterns()
+    for i, block in enumerate(blocks):  # each example builds its own registry
+        exec(compile(block, f"docs/patterns.md block {i}", "exec", dont_inherit=True),
+             {"__name__": "__main__"})

@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractors.attempts import Attempts
 from extractors.base import TurnView
-from extractors.causes import Causes
-from extractors.edits import Edits
-from extractors.levels import Levels
-from extractors.people import People
-from extractors.products import Products
-from extractors.requests import Requests
+from extractors.session.attempts import Attempts
+from extractors.session.causes import Causes
+from extractors.session.edits import Edits
+from extractors.session.levels import Levels
+from extractors.session.people import People
+from extractors.session.products import Products
+from extractors.session.requests import Requests
 
 
 def texts(extractor, text: str, role: str = "user", **view) -> list[str]:
@@ -145,7 +145,7 @@ def test_property_spans_are_verbatim(parts, role) -> None:
     ("Shall I try the other route?", []),
 ])
 def test_plans(text, found) -> None:
-    from extractors.plans import Plans
+    from extractors.session.plans import Plans
 
     assert texts(Plans(), text, "assistant") == found
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from extractors.base import TurnView
-from extractors.tool_fields import ToolFields, classify
+from extractors.values.tool_fields import ToolFields, classify
 
 EXTRACTOR = ToolFields()
 

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractors.amounts import RegexAmounts
 from extractors.base import TurnView
-from extractors.datetimes import RegexDatetimes
-from extractors.identifiers import RegexIdentifiers
+from extractors.values.amounts import RegexAmounts
+from extractors.values.datetimes import RegexDatetimes
+from extractors.values.identifiers import RegexIdentifiers
 
 EXTRACTORS = [RegexAmounts(), RegexIdentifiers(), RegexDatetimes()]
 
@@ -62,15 +62,16 @@ def test_deterministic() -> None:
 
 
 def test_registered() -> None:
-    from extractors import available
+    from extractors.registry import Registry
 
-    assert {"amounts.regex.v1", "identifiers.regex.v1", "datetimes.regex.v1"} <= set(available())
+    names = set(Registry.shipped().available())
+    assert {"amounts.regex.v1", "identifiers.regex.v1", "datetimes.regex.v1"} <= names
 
 
 def test_entities_degrade_without_a_parse() -> None:
     import spacy
 
-    from extractors.entities import SpacyEntities
+    from extractors.values.entities import SpacyEntities
 
     turn = TurnView(thread="t", number=1, role="user", text="Pay $20 on Friday at 5pm.")
     assert SpacyEntities().extract(turn, None) == []
@@ -78,7 +79,7 @@ def test_entities_degrade_without_a_parse() -> None:
 
 
 def test_entities_are_verbatim_and_filtered(nlp) -> None:
-    from extractors.entities import SpacyEntities
+    from extractors.values.entities import SpacyEntities
 
     text = "It costs about twenty dollars, rises 5 percent on Friday at 5pm; 1150 Main Street."
     turn = TurnView(thread="t", number=1, role="user", text=text)
@@ -91,7 +92,7 @@ def test_entities_are_verbatim_and_filtered(nlp) -> None:
 
 
 def _entities(nlp, text: str) -> list[tuple[str, str, str]]:
-    from extractors.entities import SpacyEntities
+    from extractors.values.entities import SpacyEntities
 
     turn = TurnView(thread="t", number=1, role="user", text=text)
     return [(c.kind.value, c.subtype, c.text) for c in SpacyEntities().extract(turn, nlp(text))]
@@ -113,7 +114,7 @@ def test_entities_keep_calendar_periods_not_bare_parts_of_day(nlp) -> None:
 def test_name_entities_are_identifiers_only_when_code_like(nlp) -> None:
     got = _entities(nlp, "The new Sage Barista Express from Breville arrives, Maria Lopez said.")
     assert not [g for g in got if g[0] == "identifier"]
-    from extractors.entities import _CODE
+    from extractors.values.entities import _CODE
 
     assert _CODE.search("KX-2231B") and _CODE.search("EU261")
     assert not _CODE.search("Breville") and not _CODE.search("Maria Lopez")

@@ -1,7 +1,7 @@
 """Identifiers: reference codes, phones, emails, URLs, paths, hosts, IBANs, commands, ...
 
-The patterns are data (:mod:`extractors.id_patterns`, plus the user patterns added
-through :mod:`extractors.custom`); this module is the small class that runs them and
+The patterns are data (:mod:`extractors.values.id_patterns`, plus the user patterns added
+through :mod:`extractors.values.custom`); this module is the small class that runs them and
 the per-family checks. Every candidate has ``value = {"normalized": ...}``: phones go
 to E.164 through ``phonenumbers`` when the number carries or implies its country, codes
 are upper-cased, emails lower-cased, IBANs compacted. A bare number is an identifier
@@ -12,17 +12,18 @@ prices, clock times and counts never are.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 import phonenumbers
 import regex
 
-from extractors import spans
-from extractors.base import Candidate, TurnView, find_all, register
-from extractors.gates import GateIndex, tokens
-from extractors.id_patterns import PATTERNS, TOOLS, IdPattern, user_patterns
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView, find_all
+from extractors.records import Kind
+from extractors.text import spans
+from extractors.text.gates import GateIndex, tokens
+from extractors.values.id_patterns import PATTERNS, TOOLS, IdPattern
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -186,21 +187,24 @@ class _Found:
     why: str
 
 
-@register(NAME)
 class RegexIdentifiers:
     """Find reference codes, context-marked numbers, phones, emails, URLs and paths."""
 
     name: ClassVar[str] = NAME
     needs_doc: ClassVar[bool] = False
-    #: Shipped patterns; user patterns (:mod:`extractors.custom`) are appended at run time.
+    #: Shipped patterns; user patterns (:mod:`extractors.values.custom`) come after them.
     patterns: ClassVar[tuple[IdPattern, ...]] = PATTERNS
+    #: The registry hands this extractor its user patterns.
+    uses_patterns: ClassVar[bool] = True
     #: Region used to read phone numbers written without a country code.
     default_region: ClassVar[str] = "US"
 
-    def __init__(self, prefilter: bool = True) -> None:
-        #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`); off only
+    def __init__(self, prefilter: bool = True,
+                 user_patterns: Sequence[IdPattern] = ()) -> None:
+        #: Skip the patterns whose gate a turn fails (:mod:`extractors.text.gates`); off only
         #: to check that the gates never change the output.
         self.prefilter = prefilter
+        self.user_patterns = tuple(user_patterns)
         self._gates = GateIndex([p.gate for p in self.patterns])
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
@@ -219,7 +223,7 @@ class RegexIdentifiers:
                 item = self._accept(text, m, shipped[order], order)
                 if item is not None:
                     found.append(item)
-        for order, pat in enumerate(user_patterns(), start=len(shipped)):
+        for order, pat in enumerate(self.user_patterns, start=len(shipped)):
             if self.prefilter and not pat.gate.admits(present):
                 continue
             # A user's pattern is not known to be linear: it always runs under the guard.

@@ -1,12 +1,9 @@
-"""User identifier patterns: add them in Python or load them from a TOML file.
+"""User identifier patterns: build one from its fields, or read a TOML file of them.
 
-A user pattern joins the identifier extractor (``identifiers.regex.v1``) and is checked
-after the shipped patterns; where two candidates overlap, the higher score wins::
-
-    from extractors.custom import add_pattern, load_patterns
-
-    add_pattern("employee_id", r"\\bEMP-\\d{6}\\b", subtype="employee", score=0.9)
-    load_patterns("patterns.toml")
+This module checks and compiles; a :class:`extractors.registry.Registry` holds what it
+builds (``registry.add_pattern(...)``, ``registry.load_patterns("patterns.toml")``). A
+user pattern joins the identifier extractor (``identifiers.regex.v1``) and is checked
+after the shipped patterns; where two candidates overlap, the higher score wins.
 
 Regexes compile with the ``regex`` module and run under the extractor's timeout; a
 named group ``id`` narrows the span to that group. See ``docs/patterns.md``.
@@ -20,15 +17,8 @@ from collections.abc import Callable, Sequence
 
 import regex
 
-from extractors.id_patterns import (
-    PATTERNS,
-    USER_PATTERNS,
-    VALIDATORS,
-    IdPattern,
-    Validator,
-    context_words,
-)
-from scratchpad.errors import PatternError
+from extractors.errors import PatternError
+from extractors.values.id_patterns import VALIDATORS, IdPattern, Validator, context_words
 
 #: Keys a ``[[pattern]]`` table may hold.
 FIELDS: frozenset[str] = frozenset(
@@ -38,26 +28,10 @@ _SUBTYPE = regex.compile(r"[a-z][a-z0-9_]{0,39}")
 MAX_REGEX = 2000
 
 
-def add_pattern(name: str, pattern: str, *, subtype: str = "reference", score: float = 0.8,
-                context: Sequence[str] = (), validator: Validator | str | None = None,
-                ignore_case: bool = False, replace: bool = False) -> IdPattern:
-    """Register a user identifier pattern and return it.
+def read_patterns(path: str | os.PathLike[str]) -> list[IdPattern]:
+    """Read and check every ``[[pattern]]`` of a TOML file; return them in file order.
 
-    ``pattern`` is a ``regex``-module regular expression; a named group ``id`` makes
-    that group the span. ``context``: words, one of which must appear in the few words
-    before the match (same sentence). ``validator``: a predicate on the matched text, or
-    the name of a shipped one (``iban``, ``luhn``, ``ipv4``, ``ipv6``). ``replace``:
-    overwrite a user pattern of the same name instead of raising.
-    """
-    return _register(name, pattern, subtype=subtype, score=score, context=context,
-                     validator=validator, ignore_case=ignore_case, replace=replace, source=None)
-
-
-def load_patterns(path: str | os.PathLike[str]) -> list[IdPattern]:
-    """Load every ``[[pattern]]`` of a TOML file, register them, return them in file order.
-
-    Loading the same file again replaces its patterns (same names). Raises
-    :class:`PatternError` naming the file, the pattern and the problem.
+    Raises :class:`PatternError` naming the file, the pattern and the problem.
     """
     source = os.fspath(path)
     try:
@@ -89,7 +63,7 @@ def load_patterns(path: str | os.PathLike[str]) -> list[IdPattern]:
         if not (isinstance(context, list) and all(isinstance(w, str) for w in context)):
             raise PatternError("field 'context' must be a list of strings", name=label,
                                source=source)
-        checked.append(_build(entry["name"], entry["regex"],
+        checked.append(build_pattern(entry["name"], entry["regex"],
                               subtype=entry.get("subtype", "reference"),
                               score=entry.get("score", 0.8), context=context,
                               validator=entry.get("validator"),
@@ -98,48 +72,14 @@ def load_patterns(path: str | os.PathLike[str]) -> list[IdPattern]:
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
         raise PatternError("name used twice in this file", name=dup, source=source)
-    for pat in checked:
-        _check_name(pat.name, replace=True, source=source)
-    for pat in checked:
-        USER_PATTERNS[pat.name] = pat
     return checked
 
 
-def remove_pattern(name: str) -> None:
-    """Unregister a user pattern (no error if it is not registered)."""
-    USER_PATTERNS.pop(name, None)
-
-
-def clear_patterns() -> None:
-    """Unregister every user pattern."""
-    USER_PATTERNS.clear()
-
-
-def user_patterns() -> list[IdPattern]:
-    """Return the registered user patterns, in registration order."""
-    return list(USER_PATTERNS.values())
-
-
-def _register(name: str, pattern: str, *, replace: bool, source: str | None,
-              **fields: object) -> IdPattern:
-    built = _build(name, pattern, source=source, **fields)  # type: ignore[arg-type]
-    _check_name(name, replace=replace, source=source)
-    USER_PATTERNS[name] = built
-    return built
-
-
-def _check_name(name: str, *, replace: bool, source: str | None) -> None:
-    if any(p.name == name for p in PATTERNS):
-        raise PatternError("name clashes with a shipped pattern; choose another",
-                           name=name, source=source)
-    if name in USER_PATTERNS and not replace:
-        raise PatternError("already registered (pass replace=True to overwrite)",
-                           name=name, source=source)
-
-
-def _build(name: str, pattern: str, *, subtype: object, score: object,
-           context: Sequence[str], validator: Validator | str | None, ignore_case: object,
-           source: str | None) -> IdPattern:
+def build_pattern(name: str, pattern: str, *, subtype: object = "reference",
+                  score: object = 0.8, context: Sequence[str] = (),
+                  validator: Validator | str | None = None, ignore_case: object = False,
+                  source: str | None = None) -> IdPattern:
+    """Check and compile one user pattern (see ``docs/patterns.md`` for the fields)."""
     def fail(problem: str) -> PatternError:
         return PatternError(problem, name=name, source=source)
 

@@ -2,7 +2,7 @@
 
 One candidate per committing clause, its span the clause verbatim. The clauses and their
 features (subject person, modal, tense/aspect, negation, main verb, label) come from
-:mod:`extractors.clauses`; the first matching rule of :data:`RULES` names the subtype.
+:mod:`extractors.text.clauses`; the first matching rule of :data:`RULES` names the subtype.
 
 Decisions (documented here because they are judgement calls):
 
@@ -49,9 +49,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import regex
 
-from extractors.amounts import money_value
-from extractors.base import Candidate, Needs, TurnView, register
-from extractors.clauses import (
+from extractors.base import Candidate, Needs, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import (
     ENTITLEMENT,
     OFFER_FRAME,
     PERSONS,
@@ -62,8 +62,8 @@ from extractors.clauses import (
     read,
     stem,
 )
-from extractors.nlp import doc_of
-from scratchpad.records import Kind
+from extractors.text.nlp import doc_of
+from extractors.values.amounts import money_value
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -281,7 +281,6 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     return sorted(out, key=lambda c: (c.start, c.end))
 
 
-@register(NAME)
 class CommitmentRules:
     """Find committing clauses: offered, granted, promised, declined, revoked, claimed."""
 

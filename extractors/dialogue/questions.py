@@ -11,7 +11,7 @@ Subtypes: ``wh``, ``yesno``, ``choice`` (options offered: "Tuesday or Thursday?"
 something rather than asking for information ("How about the 10:40 bus?", "What do you
 think of Shazam!?", "How does that sound?"); a suggestion asking about an information
 noun ("What about the price?") is a plain ``wh`` question. Linking answers is
-:mod:`extractors.answers`; the text helpers and lexicons it shares live here.
+:mod:`extractors.dialogue.answers`; the text helpers and lexicons it shares live here.
 
 Patterns are data (named regexes); the parse is optional and only refines the label.
 """
@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, Needs, TurnView, register
-from extractors.clauses import sentences_around, stem
-from extractors.nlp import doc_of, parsed_span
-from scratchpad.records import Kind
+from extractors.base import Candidate, Needs, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import sentences_around, stem
+from extractors.text.nlp import doc_of, parsed_span
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -483,7 +483,6 @@ def _label(text: str, doc: Doc | None, start: int, end: int) -> str | None:
     return None
 
 
-@register(NAME)
 class RuleQuestions:
     """Find questions and requests for information in user and assistant turns."""
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import regex
 
-from extractors.clauses import stem
+from extractors.text.clauses import stem
 
 #: Words too common to tie two texts together.
 COMMON = frozenset(stem(w) for w in """

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from extractors.clauses import statements
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import statements
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -48,7 +48,6 @@ ASK = regex.compile(
 IMPERATIVE = regex.compile(rf"^(?:{_VERBS})\b(?!\s+(?:you|I|we)\b)", _F)
 
 
-@register(NAME)
 class Requests:
     """Pin the user's opening request."""
 

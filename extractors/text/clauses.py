@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from extractors.nlp import parsed_span
+from extractors.text.nlp import parsed_span
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token

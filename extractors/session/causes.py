@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from extractors.clauses import statements
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import statements
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -38,7 +38,6 @@ HEDGE = regex.compile(r"\b(?:might|may|could|possibly|perhaps|maybe|probably\s+n
                       r"i\s+(?:wonder|suspect|think)|if|whether|rule\s+out|ruled\s+out)\b", _F)
 
 
-@register(NAME)
 class Causes:
     """Pin stated root causes."""
 

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import regex
 
-from extractors.base import Candidate, Needs, TurnView, register
-from extractors.clauses import sentences_around
-from extractors.nlp import doc_of
-from scratchpad.records import Kind
+from extractors.base import Candidate, Needs, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import sentences_around
+from extractors.text.nlp import doc_of
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -71,7 +71,6 @@ LABELS: dict[str, Label] = {
 _WORTH = (_CURRENCY, _PERCENT, _DATE_WORD, regex.compile(r"[A-Za-z][\w./-]*\d|\d[\w./-]*[A-Za-z]"))
 
 
-@register(NAME)
 class SpacyEntities:
     """Propose value candidates from the shared Doc's named entities."""
 

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from extractors.clauses import SENTENCE
-from extractors.id_patterns import all_patterns
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import SENTENCE
+from extractors.values.id_patterns import PATTERNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -45,9 +45,9 @@ _COMMAND = regex.compile(r"`[^`\n]*\s[^`\n]*`")
 _FILE = regex.compile(r"(?:^|[/\\])\.?[\w@+-]+\.[A-Za-z0-9]{1,10}$|(?:^|[/\\])\.[\w-]+$|"
                       r"(?:^|[/\\])(?:Makefile|Dockerfile|Gemfile|Rakefile|Procfile|Jenkinsfile|"
                       r"Vagrantfile|LICENSE|README)$")
-PATHS = tuple(p.pattern for p in all_patterns() if p.family == "path")
+PATHS = tuple(p.pattern for p in PATTERNS if p.family == "path")
 #: A branch name looks like a path ("fix/retry-timeout") but is not a file.
-BRANCHES = tuple(p.pattern for p in all_patterns() if p.subtype == "branch")
+BRANCHES = tuple(p.pattern for p in PATTERNS if p.subtype == "branch")
 
 
 def _paths(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -72,7 +72,6 @@ def _paths(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-@register(NAME)
 class Edits:
     """Label paths the work changed ``edited``."""
 

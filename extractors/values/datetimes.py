@@ -6,7 +6,7 @@ time, a part of the day, a duration); adjacent atoms joined by light words ("Thu
 date+time phrase is one span, not fragments. A phrase after "by", "before" or "no later
 than" takes that word into its span and has subtype ``deadline``.
 
-Values (resolution rules in :mod:`extractors.dateresolve`); ``None`` when the phrase does
+Values (resolution rules in :mod:`extractors.values.dateresolve`); ``None`` when the phrase does
 not resolve, and anything relative (no year, a weekday, "tomorrow", "in 3 days") needs
 ``turn.reference``:
 
@@ -34,16 +34,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import regex
 
-from extractors import spans
-from extractors.base import GUARD_ALWAYS_FROM, Candidate, TurnView, find_all, register
-from extractors.dateresolve import (
-    DateParts,
-    Segment,
-    combine,
-    normalize_rel,
-    resolve_duration,
-)
-from extractors.gates import (
+from extractors.base import GUARD_ALWAYS_FROM, Candidate, TurnView, find_all
+from extractors.records import Kind
+from extractors.text import spans
+from extractors.text.gates import (
     ALWAYS,
     DIGIT,
     Gate,
@@ -54,7 +48,13 @@ from extractors.gates import (
     tokens,
     words_of,
 )
-from scratchpad.records import Kind
+from extractors.values.dateresolve import (
+    DateParts,
+    Segment,
+    combine,
+    normalize_rel,
+    resolve_duration,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -152,10 +152,10 @@ class DtPattern:
     pattern: regex.Pattern[str]
     score: float
     role: str  # date|weekday|relday|iso|daterange|time|timerange|part|duration|reldur
-    #: What a turn must hold for the pattern to match at all (:mod:`extractors.gates`).
+    #: What a turn must hold for the pattern to match at all (:mod:`extractors.text.gates`).
     gate: Gate = ALWAYS
     #: The words (and DIGIT: a run of digits) a match can begin with, so that only their
-    #: positions are tried (:func:`extractors.gates.start_positions`); None: scan.
+    #: positions are tried (:func:`extractors.text.gates.start_positions`); None: scan.
     starts: frozenset[str] | None = None
 
 
@@ -686,7 +686,6 @@ def reference_date(turn: TurnView) -> date | None:
     return ref
 
 
-@register(NAME)
 class RegexDatetimes:
     """Find dates, times, ranges, durations and relative dates, one span per phrase.
 
@@ -702,7 +701,7 @@ class RegexDatetimes:
         if date_order not in (None, "dmy", "mdy"):
             raise ValueError(f"date_order must be 'dmy', 'mdy' or None, not {date_order!r}")
         self.date_order = date_order
-        #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`).
+        #: Skip the patterns whose gate a turn fails (:mod:`extractors.text.gates`).
         self.prefilter = prefilter
         self._gates = GateIndex([p.gate for p in self.patterns])
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Change, TurnView, register_resolver
-from scratchpad.records import Kind, Record, Status
+from extractors.base import Change, TurnView
+from extractors.records import Kind, Record, Status
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -62,7 +62,6 @@ def governing_cue(text: str, start: int, end: int) -> regex.Match[str] | None:
     return None
 
 
-@register_resolver("identifiers.releases.v1")
 class IdentifierReleases:
     """Mark identifiers superseded when a later turn releases or cancels them."""
 

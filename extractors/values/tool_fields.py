@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, find_all, register
-from scratchpad.records import Kind, Money
+from extractors.base import Candidate, TurnView, find_all
+from extractors.records import Kind, Money
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -151,7 +151,6 @@ def _looks_structured(turn: TurnView) -> bool:
     return turn.role == "tool" or head in ("{", "[")
 
 
-@register(NAME)
 class ToolFields:
     """Pin values of JSON leaf pairs whose key says what they are."""
 

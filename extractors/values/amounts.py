@@ -4,7 +4,7 @@ An amount needs a currency marker (symbol, ISO code or currency word, before or 
 the number) or a percent marker; a bare number is never an amount, so counts
 ("2 people", "10 seats", "3 nights") and numbers inside tool JSON stay out. The one
 exception is a number right after a money noun and a copula ("the rent is 1600"), with
-no currency. Numbers are parsed by :mod:`extractors.money` (``Decimal`` strings, never
+no currency. Numbers are parsed by :mod:`extractors.values.money` (``Decimal`` strings, never
 float); a genuinely ambiguous number ("€1.240": 1240 or 1.24?) keeps its span, value None.
 
 Value shapes (``Candidate.value``):
@@ -37,10 +37,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import regex
 
-from extractors import spans
-from extractors.base import Candidate, TurnView, find_all, register
-from extractors.gates import ALWAYS, DIGIT, Gate, GateIndex, gate, tokens, words_of
-from extractors.money import (
+from extractors.base import Candidate, TurnView, find_all
+from extractors.records import Kind, Money
+from extractors.text import spans
+from extractors.text.gates import ALWAYS, DIGIT, Gate, GateIndex, gate, tokens, words_of
+from extractors.values.money import (
     CODE,
     CODES,
     CURWORD,
@@ -60,7 +61,6 @@ from extractors.money import (
     parse_number,
     parse_words,
 )
-from scratchpad.records import Kind, Money
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -94,7 +94,7 @@ class AmountPattern:
     subtype: str = "money"
     #: The group whose span is the candidate (default: the whole match).
     span_group: str | int = 0
-    #: What a turn must hold for the pattern to match at all (:mod:`extractors.gates`).
+    #: What a turn must hold for the pattern to match at all (:mod:`extractors.text.gates`).
     gate: Gate = ALWAYS
 
 
@@ -351,7 +351,6 @@ def _minor_currency(found: list[Candidate]) -> list[Candidate]:
     return out
 
 
-@register(NAME)
 class RegexAmounts:
     """Find money amounts, ranges and percentages next to a currency or percent marker."""
 
@@ -360,7 +359,7 @@ class RegexAmounts:
     patterns: ClassVar[tuple[AmountPattern, ...]] = PATTERNS
 
     def __init__(self, prefilter: bool = True) -> None:
-        #: Skip the patterns whose gate a turn fails (:mod:`extractors.gates`).
+        #: Skip the patterns whose gate a turn fails (:mod:`extractors.text.gates`).
         self.prefilter = prefilter
         self._gates = GateIndex([p.gate for p in self.patterns])
 

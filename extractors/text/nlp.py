@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from scratchpad.errors import ModelLoadError
+from extractors.errors import ModelLoadError
 
 if TYPE_CHECKING:
     from spacy.language import Language

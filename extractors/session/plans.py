@@ -4,7 +4,7 @@ low-touch route: relax the constraint to `~> 2.9`".
 
 A plan is not a promise to the user and is not carried in the block on its own (the
 subtype ``planned`` has no block line). It is kept so that a later report of failure
-can turn it into a failed approach (:mod:`extractors.approaches`), which is what an
+can turn it into a failed approach (:mod:`extractors.session.approaches`), which is what an
 agent must not retry after a compaction. Kind ``commitment``, subtype ``planned``; the
 span is what the plan does, from after its cue to the end of its clause.
 """
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from extractors.clauses import statements, trim
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import statements, trim
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -38,7 +38,6 @@ CUE = regex.compile(
 END = regex.compile(r"\s+[—–-]{1,2}\s+|\s*;\s*|,\s+(?:so|and\s+then|then|and\s+we|to\s+see)\b", _F)
 
 
-@register(NAME)
 class Plans:
     """Keep the assistant's plans, for the failed-approach resolver."""
 

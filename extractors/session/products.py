@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -49,7 +49,6 @@ _MADE = regex.compile(r"\d|\p{Ll}\p{Lu}")
 _NOT_A_NAME = regex.compile(r"^[\d.,\s]+(?:[KMGT]B|x)?$|^\d+\s", regex.IGNORECASE)
 
 
-@register(NAME)
 class Products:
     """Pin product names."""
 

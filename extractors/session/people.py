@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -47,7 +47,6 @@ def _asks_review(text: str, end: int) -> bool:
     return _REVIEW_AFTER.match(text, end, min(len(text), end + 80)) is not None
 
 
-@register(NAME)
 class People:
     """Pin who is to review the work."""
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import regex
 
-from extractors.gates import ALWAYS, DIGIT, Gate, gate, words_of
+from extractors.text.gates import ALWAYS, DIGIT, Gate, gate, words_of
 
 Validator = Callable[[str], bool]
 Normalizer = Callable[[str], str]
@@ -41,7 +41,7 @@ class IdPattern:
     group: str | None = None
     normalize: Normalizer | None = None
     user: bool = False
-    #: What a turn must hold for the pattern to match at all (:mod:`extractors.gates`).
+    #: What a turn must hold for the pattern to match at all (:mod:`extractors.text.gates`).
     gate: Gate = ALWAYS
 
 
@@ -592,16 +592,3 @@ PATTERNS: tuple[IdPattern, ...] = (
               "generic", "handle", normalize=str.lower,
         gate=gate("@")),
 )
-
-#: Patterns added at run time (:mod:`extractors.custom`), checked after the shipped ones.
-USER_PATTERNS: dict[str, IdPattern] = {}
-
-
-def all_patterns() -> tuple[IdPattern, ...]:
-    """Return the shipped patterns followed by the user patterns, in registration order."""
-    return PATTERNS + user_patterns()
-
-
-def user_patterns() -> tuple[IdPattern, ...]:
-    """Return the user patterns, in registration order."""
-    return tuple(USER_PATTERNS.values())

@@ -1,7 +1,7 @@
 """The commitment lifecycle: offers accepted, values corrected, commitments revoked,
 undone or fulfilled by later turns (resolver ``commitments.lifecycle.v1``).
 
-See :mod:`extractors.commitments` for what each subtype means and the undo decisions.
+See :mod:`extractors.dialogue.commitments` for what each subtype means and the undo decisions.
 """
 
 from __future__ import annotations
@@ -10,19 +10,26 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from extractors.amounts import money_value
-from extractors.base import Change, TurnView, register_resolver
-from extractors.clauses import TIMEOUT, clauses, content_stems, read, stem
-from extractors.commitments import (
+from extractors.base import Change, TurnView
+from extractors.dialogue.commitments import (
     CONDITION_CUE,
     RESOLVER,
     UNDO_STEMS,
     carried_lines,
     undo_head,
 )
-from extractors.nlp import doc_of
-from extractors.overlap import argument_values, reads_only, terms, ties, tool_failed, word_stems
-from scratchpad.records import Kind, Record, Status
+from extractors.records import Kind, Record, Status
+from extractors.text.clauses import TIMEOUT, clauses, content_stems, read, stem
+from extractors.text.nlp import doc_of
+from extractors.text.overlap import (
+    argument_values,
+    reads_only,
+    terms,
+    ties,
+    tool_failed,
+    word_stems,
+)
+from extractors.values.amounts import money_value
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -150,12 +157,14 @@ def _first_clause(text: str) -> tuple[int, int]:
     return a, b
 
 
-@register_resolver(RESOLVER)
 class CommitmentLifecycle:
     """Move commitments: offered -> agreed, superseded, revoked, fulfilled."""
 
     name = RESOLVER
     kinds = frozenset({Kind.COMMITMENT})
+    #: A report that a plan failed re-reads it as ``tried`` first, so the same turn cannot
+    #: also accept it.
+    after = ("approaches.failed.v1",)
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]:

@@ -3,7 +3,7 @@ approach when a later turn says "still fails ... not waiting 30s for anything".
 
 A resolver. When a user or assistant turn reports that something did not work
 (:data:`FAILED_RESULT`: "still fails", "same error", "no change", "didn't help"), each of the
-assistant's earlier plans -- a ``planned`` record (:mod:`extractors.plans`), or a
+assistant's earlier plans -- a ``planned`` record (:mod:`extractors.session.plans`), or a
 promised, offered or agreed commitment with a verb of change ("raise", "switch", "reuse",
 "add", ...), made within :data:`WINDOW` turns -- that shares a number, a code or two
 uncommon words with the failing sentence and the one after it (one word, for the latest
@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Change, TurnView, register_resolver
-from extractors.clauses import statements
-from extractors.overlap import terms, ties
-from scratchpad.records import Kind, Record
+from extractors.base import Change, TurnView
+from extractors.records import Kind, Record
+from extractors.text.clauses import statements
+from extractors.text.overlap import terms, ties
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -51,7 +51,6 @@ FAILED_RESULT = regex.compile(
     r"handle|load|be\s+used)\b", regex.IGNORECASE)
 
 
-@register_resolver(NAME)
 class FailedApproaches:
     """Re-read the assistant's plans as failed attempts when a later turn says they failed."""
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -68,7 +68,6 @@ def _grade(m: regex.Match[str], text: str) -> tuple[str, str] | None:
     return grade, label
 
 
-@register(NAME)
 class Levels:
     """Pin severity and priority levels."""
 

@@ -10,7 +10,7 @@ The lifecycle resolver marks a constraint ``satisfied`` when a later assistant c
 it (a concession on the same thing for a prohibition of paying, a grant or promise of the
 required thing -- never an undo of it, "I'm cancelling the refund"), and ``withdrawn`` when
 the user drops it ("never mind the French"). Clauses and their features come from
-:mod:`extractors.clauses`.
+:mod:`extractors.text.clauses`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import regex
 
-from extractors.base import Candidate, Change, Needs, TurnView, register, register_resolver
-from extractors.clauses import (
+from extractors.base import Candidate, Change, Needs, TurnView
+from extractors.dialogue.commitments import CARRIED_LINE
+from extractors.records import Kind, Record, Status
+from extractors.text.clauses import (
     COORDINATORS,
     INTRO,
     TIMEOUT,
@@ -33,9 +35,8 @@ from extractors.clauses import (
     label_tokens,
     stem,
 )
-from extractors.commitments import CARRIED_LINE
-from extractors.nlp import doc_of
-from extractors.overlap import (
+from extractors.text.nlp import doc_of
+from extractors.text.overlap import (
     COMMON,
     argument_values,
     reads_only,
@@ -44,7 +45,6 @@ from extractors.overlap import (
     tool_failed,
     word_stems,
 )
-from scratchpad.records import Kind, Record, Status
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -155,7 +155,7 @@ def _deadline(text: str) -> str | None:
 
 
 #: A polite request opener: "can you please reply in French" instructs. Discourse words
-#: before it ("Fine,", "And please") are :data:`extractors.clauses.INTRO`, which clause
+#: before it ("Fine,", "And please") are :data:`extractors.text.clauses.INTRO`, which clause
 #: spans drop too, but not from every clause a sentence starts with.
 _POLITE = regex.compile(r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)", _I)
 
@@ -242,7 +242,6 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     return out
 
 
-@register(NAME)
 class ConstraintRules:
     """Find what the user requires, forbids or prefers."""
 
@@ -300,7 +299,6 @@ def _meets(constraint: Record, commitment: Record) -> bool:
     return positive
 
 
-@register_resolver(RESOLVER)
 class ConstraintLifecycle:
     """Mark constraints satisfied when the agent meets them, withdrawn when dropped."""
 
@@ -309,6 +307,8 @@ class ConstraintLifecycle:
     #: The turn's commitments, as the commitment extractor found them (so satisfaction
     #: needs ``commitments.rules.v1`` among the extractors).
     reads = frozenset({Kind.COMMITMENT})
+    #: Reads the turn's commitments as the commitment lifecycle left them.
+    after = ("commitments.lifecycle.v1",)
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]:

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Change, TurnView, register_resolver
-from extractors.questions import (
+from extractors.base import Change, TurnView
+from extractors.dialogue.questions import (
     COURTESY,
     DEFERRAL,
     PROPOSAL,
@@ -38,7 +38,7 @@ from extractors.questions import (
     sentences,
     terms,
 )
-from scratchpad.records import OPEN_STATUSES, Kind, Record, Status
+from extractors.records import OPEN_STATUSES, Kind, Record, Status
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -322,7 +322,6 @@ def _withdrawn(turn: TurnView, reply: _Reply, own: list[Record]) -> list[Change]
             for r in named]
 
 
-@register_resolver(RESOLVER_NAME)
 class AnswerLinker:
     """Mark live questions answered, deferred or withdrawn by a new turn."""
 

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from extractors.clauses import statements, trim
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import statements, trim
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -43,7 +43,6 @@ YOU_WILL_GET = regex.compile(
     r"confirmation|letter))", _F)
 
 
-@register(NAME)
 class FollowUps:
     """Pin follow-ups promised on behalf of a team, a technician or a system."""
 

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, register
-from extractors.clauses import statements, trim
-from scratchpad.records import Kind
+from extractors.base import Candidate, TurnView
+from extractors.records import Kind
+from extractors.text.clauses import statements, trim
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -98,7 +98,6 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
     return trim(text, start, end)
 
 
-@register(NAME)
 class Attempts:
     """Pin steps already tried and approaches that failed."""
 
