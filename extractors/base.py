@@ -27,13 +27,15 @@ It runs once it is in the :class:`extractors.registry.Registry` a
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from extractors.records import Kind, Record, Role, Status
+from extractors.text.nlp import Needs, Range
+
+__all__ = ["Candidate", "Change", "Extractor", "Needs", "Range", "Resolver", "TurnView"]
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -102,34 +104,6 @@ class Candidate(BaseModel):
         return cls(start=start, end=end, text=source[start:end], **fields)
 
 
-Range = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Needs:
-    """The character ranges of a turn an extractor wants spaCy to annotate.
-
-    ``entities``: named entities (``doc.ents``); ``parse``: tags, lemmas and the
-    dependency parse. Ranges should be whole sentences: each is annotated as a text of
-    its own. Test whether a token got the parse with :func:`extractors.text.nlp.parsed`.
-    """
-
-    entities: tuple[Range, ...] = ()
-    parse: tuple[Range, ...] = ()
-
-    @classmethod
-    def whole(cls, text: str) -> Needs:
-        """Everything, for the whole of ``text``."""
-        every = ((0, len(text)),) if text else ()
-        return cls(entities=every, parse=every)
-
-    def __or__(self, other: Needs) -> Needs:
-        return Needs(entities=self.entities + other.entities, parse=self.parse + other.parse)
-
-    def __bool__(self) -> bool:
-        return bool(self.entities or self.parse)
-
-
 @runtime_checkable
 class Extractor(Protocol):
     """Reads one turn, returns candidates; deterministic and side-effect free.
@@ -190,30 +164,3 @@ class Resolver(Protocol):
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]: ...
-
-
-#: Texts at least this long are scanned under the timeout guard whatever the pattern:
-#: there the guard's fixed cost (about 1.5 microseconds a scan) is negligible.
-GUARD_ALWAYS_FROM = 20_000
-#: Seconds one scan of a long text may take before its matches are given up.
-LONG_TEXT_TIMEOUT = 1.0
-
-
-def find_all(pattern: Any, text: str, *, timeout: float | None, name: str,
-             where: str = "") -> list[Any]:
-    """Return every match of a compiled ``regex`` pattern, or none (with a warning) if
-    it hits ``timeout``: one slow pattern costs its own matches, never the turn.
-
-    ``timeout=None`` skips the guard on short texts, for patterns tested to be linear;
-    long texts get :data:`LONG_TEXT_TIMEOUT` anyway.
-    """
-    if timeout is None:
-        if len(text) < GUARD_ALWAYS_FROM:
-            return list(pattern.finditer(text))
-        timeout = LONG_TEXT_TIMEOUT
-    try:
-        return list(pattern.finditer(text, timeout=timeout))
-    except TimeoutError:
-        log.warning("pattern %r timed out%s (%d characters)", name,
-                    f" on {where}" if where else "", len(text))
-        return []

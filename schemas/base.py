@@ -27,9 +27,10 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors.records import VALUE_KINDS, Record
-from extractors.text.overlap import word_stems
+from extractors.text.guard import Guarded, rx
+from extractors.text.lexicon import word_stems
 
-_NAME = regex.compile(r"[a-z][a-z0-9_]*")
+_NAME = rx(r"[a-z][a-z0-9_]*")
 #: Statuses a field reads by default: what still holds (not superseded or revoked).
 HOLDING = ("active", "fulfilled", "satisfied", "open", "deferred")
 
@@ -107,8 +108,8 @@ def _stems(label: str | None) -> frozenset[str]:
 
 
 @functools.cache
-def _compiled(pattern: str) -> regex.Pattern[str]:
-    return regex.compile(pattern, regex.IGNORECASE)
+def _compiled(pattern: str) -> Guarded:
+    return rx(pattern, regex.IGNORECASE)
 
 
 def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from extractors.text.guard import rx
 from scratchpad import tokens
 from scratchpad.records import Event, Kind, Record, Status
 
@@ -58,7 +59,7 @@ COMMITMENT_PREFIX = {
 #: Schema field lines (see :func:`schema_lines`) outlast every other line under a cap.
 SCHEMA_PRIORITY = 6
 MAX_EXTRA_TURNS = 3
-_LABEL_JUNK = regex.compile(r"[^\p{L}\p{N} '\-/&.]+")
+_LABEL_JUNK = rx(r"[^\p{L}\p{N} '\-/&.]+")
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ def _covered_datetimes(groups: dict[str, list[Record]]) -> list[str]:
              if g[0].kind == Kind.DATETIME.value}
     covered = []
     for key, text in texts.items():
-        pattern = regex.compile(rf"(?<!\w){regex.escape(text)}(?!\w)")
+        pattern = rx(rf"(?<!\w){regex.escape(text)}(?!\w)")
         if any(other != text and pattern.search(other) for other in texts.values()):
             covered.append(key)
     return covered

@@ -19,18 +19,19 @@ from typing import Protocol, runtime_checkable
 import regex
 from pydantic import BaseModel, ConfigDict, Field
 
-from extractors.text.clauses import SENTENCE
+from extractors.text.guard import rx
+from extractors.text.sentences import sentences
 
-_DECISION = regex.compile(
+_DECISION = rx(
     r"\b(?:decided|decision|going\s+with|go\s+with|went\s+with|switched?\s+to|chose|"
     r"opted|instead\s+of|rather\s+than|the\s+fix\s+(?:is|was)|root\s+cause|settled\s+on|"
     r"we['’]ll\s+use|let['’]s\s+use)\b", regex.IGNORECASE)
-_WHY = regex.compile(r"\b(?:because|since|so\s+that|as\s+it|due\s+to)\b.*", regex.IGNORECASE)
-_FAILED = regex.compile(
+_WHY = rx(r"\b(?:because|since|so\s+that|as\s+it|due\s+to)\b.*", regex.IGNORECASE)
+_FAILED = rx(
     r"\b(?:fail(?:s|ed|ing|ure)?|error|didn['’]t\s+work|doesn['’]t\s+work|still\s+(?:fails|"
     r"broken|failing)|no\s+luck|timed?\s+out|exception|traceback|not\s+found|denied)\b|"
     r"\"exit_code\"\s*:\s*[1-9]", regex.IGNORECASE)
-_NEXT = regex.compile(r"\b(?:next|then\s+I['’]ll|I['’]ll|I\s+will|we['’]ll|let\s+me)\b",
+_NEXT = rx(r"\b(?:next|then\s+I['’]ll|I['’]ll|I\s+will|we['’]ll|let\s+me)\b",
                       regex.IGNORECASE)
 #: Longest sentence a deterministic field copies (longer ones are cut with an ellipsis).
 MAX_SENTENCE = 240
@@ -165,7 +166,7 @@ def _clip(sentence: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in SENTENCE.findall(text) if s.strip()]
+    return [text[a:b] for a, b in sentences(text)]
 
 
 class DeterministicSummarizer:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from extractors.text.overlap import argument_values, reads_only, terms, ties
+from extractors.text.lexicon import terms, ties
+from extractors.text.overlap import argument_values, reads_only
 from scratchpad import Scratchpad
 
 

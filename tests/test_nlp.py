@@ -10,7 +10,7 @@ import pytest
 
 from extractors.base import Needs, TurnView
 from extractors.text import nlp as nlp_module
-from extractors.text.clauses import SENTENCE
+from extractors.text.sentences import sentences
 from scratchpad import Scratchpad
 
 TEXT = ("Thanks for waiting. I've waived the €75 restocking fee for you. "
@@ -18,9 +18,8 @@ TEXT = ("Thanks for waiting. I've waived the €75 restocking fee for you. "
 
 
 def _sentence(text: str, n: int) -> tuple[int, int]:
-    """The n-th sentence, without its leading space (which belongs to no token)."""
-    m = list(SENTENCE.finditer(text))[n]
-    return m.start() + len(m.group()) - len(m.group().lstrip()), m.end()
+    """The n-th sentence."""
+    return sentences(text)[n]
 
 
 def test_only_the_asked_ranges_are_annotated(nlp) -> None:
@@ -91,14 +90,14 @@ def test_stages_split_the_entity_recognizer_from_the_parser(nlp) -> None:
 ])
 def test_pipeline_asks_to_parse_only_where_a_rule_could_fire(text, role, parsed) -> None:
     with Scratchpad(":memory:") as pad:
-        needs = pad.needs(TurnView(thread="t", number=1, role=role, text=text))
+        needs = pad.processor.needs(TurnView(thread="t", number=1, role=role, text=text))
     assert bool(needs.parse) == parsed
 
 
 def test_entities_are_asked_only_where_one_could_be_kept() -> None:
     text = "The museum opens at nine. It costs three hundred euros. See you next month."
     with Scratchpad(":memory:") as pad:
-        needs = pad.needs(TurnView(thread="t", number=1, role="user", text=text))
+        needs = pad.processor.needs(TurnView(thread="t", number=1, role="user", text=text))
     asked = [text[a:b].strip() for a, b in needs.entities]
     assert asked == ["It costs three hundred euros.", "See you next month."]
 

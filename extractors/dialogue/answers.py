@@ -33,12 +33,13 @@ from extractors.dialogue.questions import (
     SUGGESTION,
     WH,
     masked,
-    rx,
+    rule,
     search,
-    sentences,
-    terms,
+    subject_terms,
 )
 from extractors.records import OPEN_STATUSES, Kind, Record, Status
+from extractors.text.guard import Guarded
+from extractors.text.sentences import sentences
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -46,11 +47,11 @@ if TYPE_CHECKING:
 RESOLVER_NAME = "questions.answers.v1"
 
 #: Values of each expected type in an answer (strong evidence).
-VALUE_PATTERNS: dict[str, regex.Pattern[str]] = {
-    "amount": rx(r"[$€£¥]\s?\d|\b\d[\d,.]{0,15}\s?(?:dollars|euros?|pounds|bucks|usd|eur|gbp|"
+VALUE_PATTERNS: dict[str, Guarded] = {
+    "amount": rule(r"[$€£¥]\s?\d|\b\d[\d,.]{0,15}\s?(?:dollars|euros?|pounds|bucks|usd|eur|gbp|"
                  r"%|percent)\b|\b(?:dollars|bucks|euros|pounds|free\s+of\s+charge)\b|"
                  r"\bfree\b"),
-    "datetime": rx(
+    "datetime": rule(
         r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|"
         r"thur|thurs|fri|sat|sun|today|tomorrow|tonight|yesterday|weekend|noon|midnight|"
         r"morning|afternoon|evening|night|o'clock|january|february|march|april|may|june|july|"
@@ -58,21 +59,21 @@ VALUE_PATTERNS: dict[str, regex.Pattern[str]] = {
         r"nov|dec)\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|"
         r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}\b|"
         r"\b(?:half|quarter)\s+(?:past|to)\b|\bnext\s+(?:week|month|year)\b"),
-    "identifier": rx(r"\+?\d[\d\s().-]{6,20}\d|\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+|"
+    "identifier": rule(r"\+?\d[\d\s().-]{6,20}\d|\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+|"
                      r"\b[A-Z]{1,6}-?\d{3,12}\b|\b\d{5,}\b", regex.VERSION0),
 }
 
 #: What a withdrawal may name: "the taxi question", "my earlier question about the wait",
 #: "the mktime thing", "checking the passport".
 _WHAT = r"(?:the\s+|my\s+|that\s+)?(?:[\p{L}\d'-]+\s+){0,5}?(?:question|thing|bit|part|one)\b"
-WITHDRAWAL = rx(
+WITHDRAWAL = rule(
     rf"\bnever\s*mind\b|\bforget\s+(?:it|that|about\s+(?:it|that)|i\s+asked|{_WHAT})|"
     rf"\bscratch\s+(?:that|{_WHAT})|\b(?:ignore|disregard)\s+(?:that|{_WHAT})|"
     r"\bdon't\s+(?:bother|worry\s+about\s+(?:it|that|the|checking)\b)|"
     r"\bdoesn't\s+matter\b|\bno\s+need\s+to\s+(?:check|answer|look)\b"
 )
 #: A reply that reports a failed action rather than answering ("Sorry, I couldn't book it").
-FAILURE = rx(
+FAILURE = rule(
     r"\b(?:couldn't|could\s+not|can't|cannot|unable\s+to|wasn't\s+able\s+to|was\s+not\s+able\s+"
     r"to|weren't\s+able\s+to|failed\s+to|fail\s+to)\s+(?:\w+\s+){0,2}?(?:book|reserve|schedule|"
     r"buy|purchase|rent|complete|process|place|make|finish|confirm|transfer|send|set|add|get)\b|"
@@ -80,7 +81,7 @@ FAILURE = rx(
     r"(?:failed|was\s+unsuccessful)\b|\bfailed\b|\bno\s+(?:tickets|seats|tables|rooms)\s+"
     r"(?:were\s+|are\s+)?(?:available|left)\b"
 )
-YES_NO = rx(
+YES_NO = rule(
     r"^\W*(?:(?:oh|well|um|ah)\W+)?(?:yes|yeah|yep|yup|sure|no|nope|nah|ok|okay|correct|right|"
     r"absolutely|definitely|"
     r"certainly|of\s+course|please\s+do|go\s+ahead|that\s+works|sounds\s+good|fine|not\s+really|"
@@ -94,21 +95,21 @@ YES_NO = rx(
     r"(?:they|it|he|she|we|i|there)"
     r"(?:'s|\s+(?:do|does|did|is|are|was|were|can|will|have|has))(?:n't|\s+not)?)\b"
 )
-NEGATION = rx(
+NEGATION = rule(
     r"\b(?:no|not|never|none|neither|nor|can't|cannot|won't|don't|doesn't|isn't|wouldn't|"
     r"rather\s+not|busy|unavailable|impossible|bad|tricky|difficult|awkward|problem)\b|n't\b"
 )
 #: Words that make an option mention a pick ("Thursday is fine").
-AFFIRM = rx(r"\b(?:fine|works?|good|great|ok|okay|perfect|prefer|choose|go\s+(?:with|for)|"
+AFFIRM = rule(r"\b(?:fine|works?|good|great|ok|okay|perfect|prefer|choose|go\s+(?:with|for)|"
             r"take|book|let's|yes|sure|suits?|best|please|want|like|do|i'll)\b")
-HEDGE = rx(r"\b(?:might|maybe|perhaps|possibly|probably|not\s+sure|could\s+work)\b")
+HEDGE = rule(r"\b(?:might|maybe|perhaps|possibly|probably|not\s+sure|could\s+work)\b")
 
 
 #: Numbers, in digits or words: "4.", "Just one for me" answer a "how many".
-NUMBER = rx(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+NUMBER = rule(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
             r"dozen|couple|single|both|all|none|half)\b")
 #: A wh-question in a reply asks back; it does not answer ("What times are free?").
-ASK_BACK = rx(rf"^\W*(?:(?:and|but|so|ok|okay|well|sorry)\W+)*(?:{WH})\b(?!\s+about\b)")
+ASK_BACK = rule(rf"^\W*(?:(?:and|but|so|ok|okay|well|sorry)\W+)*(?:{WH})\b(?!\s+about\b)")
 
 
 
@@ -152,7 +153,7 @@ class _Reply:
                 continue  # a proposal ("What do you think of X?") answers "what else?"
             if yes_no is None and search(YES_NO, sentence):
                 yes_no = (start, end)
-            if terms(sentence) or NUMBER.search(sentence) or yes_no == (start, end):
+            if subject_terms(sentence) or NUMBER.search(sentence) or yes_no == (start, end):
                 statements.append((start, end))
         return cls(text, tuple(statements), deferral, withdrawal, bool(failures), yes_no,
                    tuple(failures))
@@ -172,7 +173,7 @@ class _Reply:
             rest = self.text[self.yes_no[0]:self.yes_no[1]]
             match = YES_NO.match(rest)
             tail = rest[match.end():] if match else ""
-            if terms(tail) or NUMBER.search(tail):
+            if subject_terms(tail) or NUMBER.search(tail):
                 return self.yes_no
         return None
 
@@ -188,12 +189,12 @@ class _Reply:
 
     def chosen(self, choices: list[str], strict: bool) -> tuple[tuple[int, int] | None, bool]:
         """Return (span of a picked option, whether an option was turned down)."""
-        keys = [terms(c) for c in choices]
+        keys = [subject_terms(c) for c in choices]
         shared = frozenset.intersection(*keys) if keys else frozenset()
         rejected = False
         for start, end in self.statements:
             sentence = self.text[start:end]
-            words = terms(sentence)
+            words = subject_terms(sentence)
             if not any((key - shared) & words for key in keys):
                 continue
             if search(NEGATION, sentence):
@@ -206,7 +207,7 @@ class _Reply:
         """Return the statement sharing the most subject terms, if enough are shared."""
         best, best_n = None, 0
         for start, end in self.statements:
-            n = len(subject & terms(self.text[start:end]))
+            n = len(subject & subject_terms(self.text[start:end]))
             if n > best_n:
                 best, best_n = (start, end), n
         if best is not None and (best_n >= minimum or best_n / len(subject) >= 0.5):
@@ -214,11 +215,11 @@ class _Reply:
         return None
 
 
-WH_START = rx(rf"^\W*(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:{WH})\b")
+WH_START = rule(rf"^\W*(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:{WH})\b")
 
 
 def _subject(record: Record) -> frozenset[str]:
-    return terms(record.text + " " + (record.label or ""))
+    return subject_terms(record.text + " " + (record.label or ""))
 
 
 def _evidence(reply: _Reply, record: Record, level: str, last: bool) -> tuple[int, int] | None:
@@ -313,7 +314,7 @@ def _withdrawn(turn: TurnView, reply: _Reply, own: list[Record]) -> list[Change]
     """Withdraw the asker's questions a withdrawal names ("ignore the taxi question"),
     else those of the asker's latest question turn ("never mind")."""
     start, end = reply.withdrawal  # type: ignore[misc]
-    said = terms(reply.text[start:end]) - _WITHDRAW_WORDS
+    said = subject_terms(reply.text[start:end]) - _WITHDRAW_WORDS
     named = [r for r in own if said & _subject(r)]
     if not named:
         latest_turn = max(r.turn for r in own)

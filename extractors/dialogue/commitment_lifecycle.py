@@ -6,7 +6,7 @@ See :mod:`extractors.dialogue.commitments` for what each subtype means and the u
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
@@ -19,23 +19,19 @@ from extractors.dialogue.commitments import (
     undo_head,
 )
 from extractors.records import Kind, Record, Status
-from extractors.text.clauses import TIMEOUT, clauses, content_stems, read, stem
+from extractors.text import guard
+from extractors.text.clauses import clauses, read
+from extractors.text.guard import rx
+from extractors.text.lexicon import function_words, stems, terms, ties, word_stems
 from extractors.text.nlp import doc_of
-from extractors.text.overlap import (
-    argument_values,
-    reads_only,
-    terms,
-    ties,
-    tool_failed,
-    word_stems,
-)
+from extractors.text.overlap import argument_values, reads_only, tool_failed
 from extractors.values.amounts import money_value
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 
-ACCEPT = regex.compile(
+ACCEPT = rx(
     r"^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|deal|agreed|fine|great|perfect|sounds\s+good|"
     r"that\s+(?:works|would\s+be\s+great|is\s+fine|'s\s+fine|’s\s+fine|sounds\s+good)|"
     r"(?:let['’]?s|please)\s+do\s+(?:that|it)|go\s+ahead|please\s+do|i\s+accept|"
@@ -43,27 +39,27 @@ ACCEPT = regex.compile(
     r"|^\W*[^,;.!?]{1,40}?\s(?:works|is\s+fine|is\s+ok(?:ay)?|sounds\s+good|is\s+acceptable)\b",
     regex.IGNORECASE,
 )
-REJECT = regex.compile(
+REJECT = rx(
     r"^\W*(?:no|nope|not|that['’]s\s+not|i\s+can['’]?t\s+accept|i\s+don['’]?t\s+accept|"
     r"i['’]d\s+rather\s+not)\b|\btoo\s+(?:low|high|little|much)\b|\bnot\s+enough\b",
     regex.IGNORECASE,
 )
-CHOOSE = regex.compile(r"\b(?:please|I['’]ll\s+take|I['’]d\s+like|I\s+(?:choose|prefer|want)|"
+CHOOSE = rx(r"\b(?:please|I['’]ll\s+take|I['’]d\s+like|I\s+(?:choose|prefer|want)|"
                        r"let['’]?s\s+go\s+with|go\s+with)\b", regex.IGNORECASE)
-CORRECTION = regex.compile(
+CORRECTION = rx(
     r"\b(?:correction|the\s+correct\s+(?:amount|figure|price|total)|i\s+made\s+a\s+mistake|"
     r"my\s+mistake|i\s+meant|should\s+have\s+said|actually\s+it['’]?s|sorry,\s+(?:it['’]?s|"
     r"that\s+should\s+be))\b",
     regex.IGNORECASE,
 )
-DONE = regex.compile(
+DONE = rx(
     r"^\W*(?:done|all\s+set|completed?|sorted)\b|\b(?:has|have)\s+(?:now\s+)?been\s+\w+ed\b|"
     r"\b(?:I|we)\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?\w+|\bis\s+now\s+\w+ed\b|"
     r"\b(?:is|are)\s+(?:held|booked|issued|processed|sent|done|confirmed|reserved)\b",
     regex.IGNORECASE,
 )
 #: The user says a promised thing reached them ("the e-ticket just arrived").
-RECEIVED = regex.compile(
+RECEIVED = rx(
     r"(?<!(?:n['’]t|\bnot|\bnever)\s+(?:yet\s+|still\s+)?)"  # "hasn't arrived" is the opposite
     r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
     r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
@@ -88,22 +84,22 @@ def _undone_by(r: Record, head: str) -> bool:
 
 #: A clause that picks or accepts the thing it names: "the refund, please", "store credit
 #: is fine", "the Geneva one works".
-PICK = regex.compile(r"\b(?:please|is\s+fine|is\s+ok(?:ay)?|works(?:\s+for\s+me)?|sounds\s+good|"
+PICK = rx(r"\b(?:please|is\s+fine|is\s+ok(?:ay)?|works(?:\s+for\s+me)?|sounds\s+good|"
                      r"I['’]ll\s+take|I['’]d\s+like|go\s+with|let['’]?s\s+do)\b", regex.IGNORECASE)
 #: Words that name no option: they cannot tell two offers apart.
-_PLAIN = frozenset(stem(w) for w in """
-the a an one you your i me my it its we our us can could offer also or and of to for on in at
-with by from that this those these is are be will would please fine ok okay works work sound
-good go take like let do just then so instead either neither option
-""".split())
+_PLAIN = stems(" ".join(function_words("""
+the a an one you your i me my it its we our us can could also or and of to for on in at
+with by from that this those these is are be will would please fine ok okay works
+good go like let do just then so instead either neither
+""")) + " offer work sound take option")
 PICK_CLAUSES = 3
 
 
 def _only_named(sentence: str, offers: list[Record]) -> Record | None:
     """Return the one offer ``sentence`` names by a word of its own text that no other
     offer has; None if it names none or several."""
-    words = content_stems(sentence, _PLAIN)
-    own = {r.id: content_stems(r.text, _PLAIN) for r in offers}
+    words = terms(sentence, common=_PLAIN, shortest=3, specific=False)
+    own = {r.id: terms(r.text, common=_PLAIN, shortest=3, specific=False) for r in offers}
     hits = [r for r in offers
             if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
     return hits[0] if len(hits) == 1 else None
@@ -114,11 +110,11 @@ def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] |
     names, with the sentence's span ("The refund, please.", "store credit is fine")."""
     if not offers:
         return None
-    for n, m in enumerate(regex.finditer(r"[^;.!?\n]+", text, timeout=TIMEOUT)):
+    for n, m in enumerate(guard.finditer(r"[^;.!?\n]+", text)):
         if n >= PICK_CLAUSES:
             break
         sentence = m.group()
-        if not PICK.search(sentence, timeout=TIMEOUT) or REJECT.search(sentence, timeout=TIMEOUT):
+        if not PICK.search(sentence) or REJECT.search(sentence):
             continue
         offer = _only_named(sentence, offers)
         if offer is not None:
@@ -131,24 +127,24 @@ def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] |
 
 def _named(text: str, offers: list[Record]) -> Record | None:
     """Return the one offer the reply's first sentence names ("Yes, set up the alert")."""
-    m = regex.search(r"[^;.!?\n]+", text, timeout=TIMEOUT)
+    m = guard.search(r"[^;.!?\n]+", text)
     return _only_named(m.group(), offers) if m else None
 
 
 #: What follows "not" in "€130, not the full €380": the next three words, which must hold
 #: exactly one amount.
-_NOT_VALUE = regex.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+"
+_NOT_VALUE = rx(r"\b(?:not|instead\s+of|rather\s+than)\s+"
                           r"(?P<old>[^\s;!?]{1,20}(?:\s+[^\s;!?]{1,20}){0,2})", regex.IGNORECASE)
 
 
 def _replaced_value(text: str) -> dict | None:
     """The amount a commitment says it replaces: "€1,190, not €1,290" gives €1,290."""
-    m = _NOT_VALUE.search(text, timeout=TIMEOUT)
+    m = _NOT_VALUE.search(text)
     return money_value(m.group("old")) if m else None
 
 
 def _first_clause(text: str) -> tuple[int, int]:
-    m = regex.search(r"[^,;.!?\n]+", text, timeout=TIMEOUT)
+    m = guard.search(r"[^,;.!?\n]+", text)
     if not m:
         return 0, 0
     a, b = m.span()
@@ -160,11 +156,11 @@ def _first_clause(text: str) -> tuple[int, int]:
 class CommitmentLifecycle:
     """Move commitments: offered -> agreed, superseded, revoked, fulfilled."""
 
-    name = RESOLVER
-    kinds = frozenset({Kind.COMMITMENT})
+    name: ClassVar[str] = RESOLVER
+    kinds: ClassVar[frozenset[Kind]] = frozenset({Kind.COMMITMENT})
     #: A report that a plan failed re-reads it as ``tried`` first, so the same turn cannot
     #: also accept it.
-    after = ("approaches.failed.v1",)
+    after: ClassVar[tuple[str, ...]] = ("approaches.failed.v1",)
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]:
@@ -209,10 +205,10 @@ class CommitmentLifecycle:
         named = money_value(first)
         words = word_stems(first)
         chosen = [r for r in offers if word_stems(r.label) and word_stems(r.label) <= words]
-        choosing = bool(chosen) and bool(CHOOSE.search(first, timeout=TIMEOUT))
-        if not choosing and (REJECT.search(first, timeout=TIMEOUT)
-                             or not ACCEPT.search(first, timeout=TIMEOUT)):
-            if REJECT.search(first, timeout=TIMEOUT):
+        choosing = bool(chosen) and bool(CHOOSE.search(first))
+        if not choosing and (REJECT.search(first)
+                             or not ACCEPT.search(first)):
+            if REJECT.search(first):
                 return [Change(record_id=r.id, field="subtype", new="offered",
                                evidence_start=a, evidence_end=b, note="rejected",
                                attrs={"rejected_turn": turn.number, "rejected_text": first})
@@ -280,7 +276,7 @@ class CommitmentLifecycle:
     def _corrections(self, turn: TurnView, new: list[Record], older: list[Record]
                      ) -> list[Change]:
         out = []
-        correcting = CORRECTION.search(turn.text, timeout=TIMEOUT)
+        correcting = CORRECTION.search(turn.text)
         for n in new:
             if n.subtype in {"revoked", "declined", "claimed"}:
                 continue
@@ -317,10 +313,10 @@ class CommitmentLifecycle:
             ctext = turn.text[clause.start:clause.end]
             if clause.question:
                 continue
-            received = turn.role == "user" and RECEIVED.search(ctext, timeout=TIMEOUT)
-            if not received and (turn.role == "user" or not DONE.search(ctext, timeout=TIMEOUT)):
+            received = turn.role == "user" and RECEIVED.search(ctext)
+            if not received and (turn.role == "user" or not DONE.search(ctext)):
                 continue  # the user reports only receipt of what the agent promised
-            if CONDITION_CUE.search(ctext, timeout=TIMEOUT) and "once" in ctext.lower():
+            if CONDITION_CUE.search(ctext) and "once" in ctext.lower():
                 continue
             words = word_stems(ctext)
             said = terms(ctext) if received else set()

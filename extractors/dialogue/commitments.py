@@ -45,23 +45,15 @@ Decisions (documented here because they are judgement calls):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.records import Kind
-from extractors.text.clauses import (
-    ENTITLEMENT,
-    OFFER_FRAME,
-    PERSONS,
-    TIMEOUT,
-    Clause,
-    Features,
-    cue_sentences,
-    read,
-    stem,
-)
+from extractors.text.clauses import ENTITLEMENT, OFFER_FRAME, Clause, Features, cue_sentences, read
+from extractors.text.guard import rx
+from extractors.text.lexicon import PERSONS, stem
 from extractors.text.nlp import doc_of
 from extractors.values.amounts import money_value
 
@@ -101,21 +93,21 @@ CLAIM_VERBS = frozenset("agree promise say offer confirm tell guarantee assure a
                         "accept waive grant".split())
 #: Verbs of receiving, for "you'll get/receive X".
 RECEIPT = frozenset("get receive see have".split())
-REVOKE_CUE = regex.compile(
+REVOKE_CUE = rx(
     r"\b(?:after\s+all|any\s?more|no\s+longer|on\s+second\s+thought|after\s+checking|"
     r"i\s+was\s+wrong|my\s+mistake|i\s+made\s+a\s+mistake|have\s+to\s+(?:withdraw|retract))\b",
     regex.IGNORECASE,
 )
-CONDITION_CUE = regex.compile(
+CONDITION_CUE = rx(
     r"\b(?:once|when|within|after|as\s+soon\s+as|by|before|until|in\s+\d+)\b", regex.IGNORECASE
 )
-AGREE_TO = regex.compile(r"(?:(?:ok(?:ay)?|fine|then|so),?\s+)?(?:I|we)\s+(?:can\s+)?agree\s+to\b"
+AGREE_TO = rx(r"(?:(?:ok(?:ay)?|fine|then|so),?\s+)?(?:I|we)\s+(?:can\s+)?agree\s+to\b"
                          r"|agreed\s*(?:on\b|:)", regex.IGNORECASE)
 #: A clause asking the other party to do something ("please confirm we are booking ...").
-ASKS_USER = regex.compile(r"(?:please\s+)?(?:confirm|verify|check|let\s+me\s+know|tell\s+me|"
+ASKS_USER = rx(r"(?:please\s+)?(?:confirm|verify|check|let\s+me\s+know|tell\s+me|"
                           r"can\s+you|could\s+you)\b", regex.IGNORECASE)
 #: A line imitating a carried-forward block (header or "STATUS: ..." entry).
-CARRIED_LINE = regex.compile(
+CARRIED_LINE = rx(
     r"^[ \t]*(?:={2,}[^\n]{0,200}|(?P<tag>AGREED|GRANTED|PROMISED|OFFERED|DECLINED|REVOKED|"
     r"OPEN|DEFERRED|CONSTRAINT|ACTIVE)[ \t]*:[^\n]*)$",
     regex.MULTILINE,
@@ -156,11 +148,11 @@ RULES: tuple[Rule, ...] = (
     Rule("first_person_agree_to", "agreed", 0.8,
          lambda f, t, c: not c.question and not f.negated and bool(AGREE_TO.match(t))),
     Rule("offer_frame", "offered", 0.8,
-         lambda f, t, c: bool(OFFER_FRAME.match(t, timeout=TIMEOUT)) and _acts(f)
+         lambda f, t, c: bool(OFFER_FRAME.match(t)) and _acts(f)
          and not f.negated),
     Rule("revoke_cue", "revoked", 0.85,
          lambda f, t, c: _first(f) and f.negated and _acts(f)
-         and bool(REVOKE_CUE.search(t, timeout=TIMEOUT))),
+         and bool(REVOKE_CUE.search(t))),
     # "I can't refund it" declines; "I couldn't / was unable to book it" reports a failure
     Rule("first_person_cannot", "declined", 0.8,
          lambda f, t, c: _first(f) and f.negated and f.modal == "can" and _acts(f)
@@ -190,7 +182,7 @@ RULES: tuple[Rule, ...] = (
     Rule("entitlement_will", "promised", 0.7,
          lambda f, t, c: f.person == 3 and f.subject in _S_ENT and not f.negated
          and not c.question and (f.modal == "will" or (not f.modal and not f.past
-         and not f.perfect and f.passive and bool(CONDITION_CUE.search(t, timeout=TIMEOUT))))),
+         and not f.perfect and f.passive and bool(CONDITION_CUE.search(t))))),
     Rule("first_person_can", "offered", 0.7,
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
          and _acts(f)),
@@ -215,14 +207,14 @@ USER_RULES: tuple[Rule, ...] = (
 # -- the extractor ---------------------------------------------------------------------
 
 
-FREE = regex.compile(r"\b(?:free\s+of\s+charge|for\s+free|at\s+no\s+(?:extra\s+)?(?:cost|"
+FREE = rx(r"\b(?:free\s+of\s+charge|for\s+free|at\s+no\s+(?:extra\s+)?(?:cost|"
                      r"charge)|on\s+us|no\s+charge)\b", regex.IGNORECASE)
 
 
 def _concedes(f: Features, text: str) -> bool:
     """Return whether a clause concedes something: its verb, object noun or a cue says so."""
     return (f.verb in _S_CONC or bool({stem(w) for w in (f.label or "").split()} & _S_ENT)
-            or bool(FREE.search(text, timeout=TIMEOUT)))
+            or bool(FREE.search(text)))
 
 
 def undo_head(f: Features, question: bool = False) -> str | None:
@@ -236,7 +228,7 @@ def undo_head(f: Features, question: bool = False) -> str | None:
 
 
 def carried_lines(text: str) -> Iterator[regex.Match[str]]:
-    yield from CARRIED_LINE.finditer(text, timeout=TIMEOUT)
+    yield from CARRIED_LINE.finditer(text)
 
 
 def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
@@ -254,7 +246,7 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     prev: tuple[Clause, Features, str | None, bool] | None = None
     for clause, f in read(text, doc, skip):
         ctext = text[clause.start:clause.end]
-        if ASKS_USER.match(ctext, timeout=TIMEOUT):
+        if ASKS_USER.match(ctext):
             prev = (clause, f, None, False)
             continue
         rule = next((r for r in rules if r.test(f, ctext, clause)), None)
@@ -269,8 +261,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
         if rule is None or subtype is None:
             continue
         polarity = "negative" if f.negated else "positive"
-        attrs = {"actor": turn.role, "polarity": polarity, "verb": f.verb,
-                 "rule": why.split("'")[1]}
+        attrs: dict[str, object] = {"actor": turn.role, "polarity": polarity, "verb": f.verb,
+                                    "rule": why.split("'")[1]}
         if turn.role == "assistant" and undo_head(f, clause.question):
             attrs["undo"] = True
         out.append(Candidate.of(
@@ -284,8 +276,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
 class CommitmentRules:
     """Find committing clauses: offered, granted, promised, declined, revoked, claimed."""
 
-    name = NAME
-    needs_doc = True
+    name: ClassVar[str] = NAME
+    needs_doc: ClassVar[bool] = True
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return one candidate per committing clause of ``turn``."""

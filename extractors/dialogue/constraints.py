@@ -15,36 +15,35 @@ the user drops it ("never mind the French"). Clauses and their features come fro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import regex
 
 from extractors.base import Candidate, Change, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
 from extractors.records import Kind, Record, Status
+from extractors.text import guard
 from extractors.text.clauses import (
-    COORDINATORS,
     INTRO,
-    TIMEOUT,
     WORD,
     Features,
     clauses,
-    content_stems,
     cue_sentences,
     features,
     label_tokens,
-    stem,
 )
-from extractors.text.nlp import doc_of
-from extractors.text.overlap import (
-    COMMON,
-    argument_values,
-    reads_only,
-    specific,
+from extractors.text.guard import Guarded, rx
+from extractors.text.lexicon import (
+    COORDINATORS,
+    FIRST_PERSON,
+    function_words,
+    is_specific,
+    stem,
     terms,
-    tool_failed,
     word_stems,
 )
+from extractors.text.nlp import doc_of
+from extractors.text.overlap import argument_values, reads_only, tool_failed
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -53,7 +52,7 @@ NAME = "constraints.rules.v1"
 RESOLVER = "constraints.lifecycle.v1"
 
 _I = regex.IGNORECASE
-PATH = regex.compile(r"(?<![\w/])(?:\.{0,2}/)?[\w.-]+/[\w./-]*|\b[\w-]+\.(?:py|js|ts|md|toml|"
+PATH = rx(r"(?<![\w/])(?:\.{0,2}/)?[\w.-]+/[\w./-]*|\b[\w-]+\.(?:py|js|ts|md|toml|"
                      r"json|ya?ml|sql|cfg|ini|txt|rs|go)\b")
 #: Verbs a user refuses with ("I'm not paying", "I won't accept", "I don't want").
 REFUSAL_VERBS = frozenset(stem(w) for w in "pay accept want take agree sign".split())
@@ -62,7 +61,6 @@ NEED_VERBS = frozenset(stem(w) for w in "need want require expect".split())
 #: "I won't be at home" tells where the user is, not what the agent may do.
 _STATE_VERBS = frozenset(stem(w) for w in "be have know need".split())
 #: The first person, which the feature-reading rules (i_refuse, i_wont, i_need) want.
-FIRST_PERSON = frozenset("i we me us my our".split())
 NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need way rush "
                         "hurry i i'm it that this you we they there one".split())
 
@@ -73,50 +71,50 @@ class Pattern(NamedTuple):
     name: str
     subtype: str
     score: float
-    pattern: regex.Pattern[str]
+    pattern: Guarded
 
 
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("x_not_y", "requirement", 0.8, regex.compile(
+    Pattern("x_not_y", "requirement", 0.8, rx(
         r"(?P<x>\w[^,;]{0,60}?)(?:,\s+not(?!\s+(?:just|only|merely)\b)|\s+rather\s+than|"
         r"\s+instead\s+of)\s+(?P<y>(?:a|an|the)?\s*"
         r"\w[\w -]{0,40})$", _I)),
-    Pattern("dont_imperative", "prohibition", 0.85, regex.compile(
+    Pattern("dont_imperative", "prohibition", 0.85, rx(
         r"^(?:(?:so|and|but|then|also|just)\s+)?(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|"
         r"stop)\s+"
         r"(?!(?:worry|hesitate|mind|bother)\b)(?P<verb>\w+)"
         r"(?P<rest>.*)$", _I)),
-    Pattern("no_x", "prohibition", 0.75, regex.compile(
+    Pattern("no_x", "prohibition", 0.75, rx(
         r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+[`'\"]?(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
-    Pattern("manner_imperative", "requirement", 0.75, regex.compile(
+    Pattern("manner_imperative", "requirement", 0.75, rx(
         r"^(?i:please\s+)?(?i:(?:always|only)\s+)?(?i:reply|respond|answer|write|talk|speak|use|"
         r"keep|stick|send|email|call|contact|deliver|ship)\b(?P<rest>.*?\b(?:in\s+(?P<lang>"
         r"[A-Z]\w+)|(?i:only|always|without|at\s+most|no\s+more\s+than|before|after|by|"
         r"unchanged|intact|as\s+(?:it|they)\s+(?:is|are)|the\s+same|backwards?[-\s]compatible))"
         r"\b.*)$")),
-    Pattern("must_be", "requirement", 0.7, regex.compile(
+    Pattern("must_be", "requirement", 0.7, rx(
         r"^(?P<x>(?:it|this|that|(?:the|my|our)\s+[`'\w-]+(?:\s+[`'\w-]+)?|[A-Za-z]\w+))\s+"
         r"(?:must|has\s+to|"
         r"have\s+to|needs\s+to|should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
-    Pattern("i_must_be", "requirement", 0.7, regex.compile(
+    Pattern("i_must_be", "requirement", 0.7, rx(
         r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
         r"have)\b(?P<rest>.+)$", _I)),
-    Pattern("make_sure", "requirement", 0.7, regex.compile(
+    Pattern("make_sure", "requirement", 0.7, rx(
         r"(?:^|\b(?:so|and|but)\s+)(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
         r"(?P<rest>.+)$", _I)),
-    Pattern("keep_state", "requirement", 0.7, regex.compile(
+    Pattern("keep_state", "requirement", 0.7, rx(
         r"(?:^|\b(?:but|and|just|also)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
         r"the\s+loop))(?P<rest>(?:it|this|that|them|everything|"
         r"[\w'’`-]+(?:\s+[\w'’`-]+)?)(?:\s+[\w.()/`'’-]+){1,4}?)"
         r"(?:\s*[,;]|$)",
         _I)),
-    Pattern("leave_alone", "prohibition", 0.8, regex.compile(
+    Pattern("leave_alone", "prohibition", 0.8, rx(
         r"^leave\s+(?P<rest>.{1,60}?)\s+(?:alone|untouched|intact|unchanged|as\s+(?:it\s+)?is)\b",
         _I)),
-    Pattern("cap", "requirement", 0.7, regex.compile(
+    Pattern("cap", "requirement", 0.7, rx(
         r"\b(?:max(?:imum)?|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s+"
         r"(?P<rest>(?:[$€£]|(?:USD|EUR|GBP|CHF)\s?)?\d[\d,.]*.*)$", _I)),
-    Pattern("prefer", "preference", 0.65, regex.compile(
+    Pattern("prefer", "preference", 0.65, rx(
         r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
         r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
 )
@@ -127,10 +125,10 @@ _VAGUE = frozenset(stem(w) for w in "help information info assistance thing some
 
 
 def _label(text: str, rest: str | None) -> str | None:
-    path = PATH.search(rest or text, timeout=TIMEOUT)
+    path = PATH.search(rest or text)
     if path:
         return path.group()
-    words = [w.group() for w in WORD.finditer(rest or text, timeout=TIMEOUT)]
+    words = [w.group() for w in WORD.finditer(rest or text)]
     return label_tokens(words)
 
 
@@ -138,26 +136,26 @@ def _tail_label(words: list[str]) -> str | None:
     """Return the last noun-ish words of a phrase ("I want a refund" -> "refund")."""
     tail: list[str] = []
     for w in reversed(words[-6:]):
-        if not regex.match(r"\w", w) or w.lower() in _STOPWORDS:
+        if not guard.match(r"\w", w) or w.lower() in _STOPWORDS:
             break
         tail.insert(0, w.lower())
     return " ".join(tail[-3:]) or None
 
 
-_STOPWORDS = frozenset("a an the this that my your our some any i you we it is be want like "
-                       "need get prefer would rather please just".split())
+_STOPWORDS = function_words("a an the this that my your our some any i you we it is be want "
+                            "like need get prefer would rather please just")
 
 
 def _deadline(text: str) -> str | None:
-    m = regex.search(r"\b(?:by|before|until|no\s+later\s+than)\s+\w+(?:\s+\d{1,2}(?:am|pm)?)?",
-                     text, _I, timeout=TIMEOUT)
+    m = guard.search(r"\b(?:by|before|until|no\s+later\s+than)\s+\w+(?:\s+\d{1,2}(?:am|pm)?)?",
+                     text, _I)
     return m.group() if m else None
 
 
 #: A polite request opener: "can you please reply in French" instructs. Discourse words
 #: before it ("Fine,", "And please") are :data:`extractors.text.clauses.INTRO`, which clause
 #: spans drop too, but not from every clause a sentence starts with.
-_POLITE = regex.compile(r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)", _I)
+_POLITE = rx(r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)", _I)
 
 
 def core(text: str) -> str:
@@ -168,23 +166,23 @@ def core(text: str) -> str:
 def polite_imperative(text: str) -> bool:
     """True if a question clause is an instruction ("can you please reply in French")."""
     rest = core(text)
-    return rest != text and any(p.pattern.search(rest, timeout=TIMEOUT) for p in PATTERNS
+    return rest != text and any(p.pattern.search(rest) for p in PATTERNS
                                 if p.name in ("dont_imperative", "manner_imperative"))
 
 
 def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict] | None:
     """Return (subtype, rule, score, label, attrs) for one user clause, or None."""
-    if WITHDRAW.search(text, timeout=TIMEOUT):
+    if WITHDRAW.search(text):
         return None  # dropping a constraint is not a new one
     text = core(text)
     for p in PATTERNS:
-        m = p.pattern.search(text, timeout=TIMEOUT)
+        m = p.pattern.search(text)
         if m is None:
             continue
         groups = m.groupdict()
         if p.name == "x_not_y":
             x = _tail_label([w.group() for w in WORD.finditer(groups["x"])])
-            if not x or regex.search(r"\b(?:I|you|it)\b", groups["y"]):
+            if not x or guard.search(r"\b(?:I|you|it)\b", groups["y"]):
                 continue
             y = label_tokens([w.group() for w in WORD.finditer(groups["y"])])
             return p.subtype, p.name, p.score, x, {"instead_of": y}
@@ -204,9 +202,8 @@ def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict
         return "prohibition", "i_wont", 0.7, f.label, {}  # "I won't fly via London"
     wants = f.verb in NEED_VERBS and not f.modal or f.verb == stem("like") and f.modal == "would"
     if f.person == 1 and not f.negated and wants:
-        needs_to = regex.search(r"\b(?:need|want|like)s?\s+to\b", text, _I, timeout=TIMEOUT)
-        you_to = regex.search(r"\b(?:need|want|require)s?\s+(?:you|it|them|this)\b", text, _I,
-                              timeout=TIMEOUT)
+        needs_to = guard.search(r"\b(?:need|want|like)s?\s+to\b", text, _I)
+        you_to = guard.search(r"\b(?:need|want|require)s?\s+(?:you|it|them|this)\b", text, _I)
         deadline = _deadline(text)
         if needs_to and not you_to:
             return None  # the user's own to-do
@@ -224,11 +221,11 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     if turn.role != "user" or not text.strip():
         return []
     doc = doc_of(doc, text)
-    skip = [m.span() for m in CARRIED_LINE.finditer(text, timeout=TIMEOUT)]
+    skip = [m.span() for m in CARRIED_LINE.finditer(text)]
     out: list[Candidate] = []
     for clause in clauses(text, doc, skip):
         ctext = text[clause.start:clause.end]
-        if clause.question and not regex.match(r"(?:please\s+)?(?:don['’]?t|do\s+not)\b",
+        if clause.question and not guard.match(r"(?:please\s+)?(?:don['’]?t|do\s+not)\b",
                                                ctext, _I) and not polite_imperative(ctext):
             continue
         found = _classify(ctext, features(text, clause, doc))
@@ -245,8 +242,8 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
 class ConstraintRules:
     """Find what the user requires, forbids or prefers."""
 
-    name = NAME
-    needs_doc = True
+    name: ClassVar[str] = NAME
+    needs_doc: ClassVar[bool] = True
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
         """Return one candidate per constraining clause of a user turn."""
@@ -262,20 +259,20 @@ class ConstraintRules:
 
 # -- lifecycle -------------------------------------------------------------------------
 
-WITHDRAW = regex.compile(
+WITHDRAW = rx(
     r"\b(?:never\s*mind|forget\s+(?:about\s+)?|scratch\s+that|ignore\s+what\s+I\s+said|"
     r"no\s+longer\s+(?:need|matters?)|doesn['’]?t\s+matter\s+any\s?more|"
     r"(?:is|are)\s+(?:fine|ok(?:ay)?)\s+after\s+all|you\s+can\s+(?:touch|use|change|edit)|"
     r"drop\s+the)\b", _I)
 #: A report that something was not done: "nothing under migrations/ changed", "no
 #: dependencies were added", "I left refund() untouched".
-KEPT = regex.compile(
+KEPT = rx(
     r"\b(?:nothing|none|no|not|never|without)\b.{0,60}?\b(?:\w+ed|changed|touched|added|"
     r"sent|made|done|used|written|taken)\b|\b(?:left|kept)\b.{0,60}?\b(?:alone|untouched|"
     r"intact|unchanged|as\s+(?:it\s+)?(?:is|was))\b|\b(?:untouched|unchanged)\b",
     _I)
 #: A clause about what will or could happen reports nothing done.
-FUTURE = regex.compile(r"\b(?:will|won['’]?t|['’]ll|can|could|would|should|shall|going\s+to)\b",
+FUTURE = rx(r"\b(?:will|won['’]?t|['’]ll|can|could|would|should|shall|going\s+to)\b",
                        _I)
 _CONCESSION_STEMS = frozenset(stem(w) for w in (
     "waive refund cover credit reimburse compensate discount reduce drop remove cancel "
@@ -286,8 +283,8 @@ def _meets(constraint: Record, commitment: Record) -> bool:
     """Return whether an agent commitment meets a constraint on the same thing: their
     labels share a word, or their clauses share a word that is not a common one."""
     if not (word_stems(constraint.label) & word_stems(commitment.label)
-            or content_stems(constraint.text, COMMON, 4)
-            & content_stems(commitment.text, COMMON, 4)):
+            or terms(constraint.text, specific=False)
+            & terms(commitment.text, specific=False)):
         return False
     if commitment.subtype not in {"granted", "promised", "agreed"}:
         return False
@@ -302,13 +299,13 @@ def _meets(constraint: Record, commitment: Record) -> bool:
 class ConstraintLifecycle:
     """Mark constraints satisfied when the agent meets them, withdrawn when dropped."""
 
-    name = RESOLVER
-    kinds = frozenset({Kind.CONSTRAINT})
+    name: ClassVar[str] = RESOLVER
+    kinds: ClassVar[frozenset[Kind]] = frozenset({Kind.CONSTRAINT})
     #: The turn's commitments, as the commitment extractor found them (so satisfaction
     #: needs ``commitments.rules.v1`` among the extractors).
-    reads = frozenset({Kind.COMMITMENT})
+    reads: ClassVar[frozenset[Kind]] = frozenset({Kind.COMMITMENT})
     #: Reads the turn's commitments as the commitment lifecycle left them.
-    after = ("commitments.lifecycle.v1",)
+    after: ClassVar[tuple[str, ...]] = ("commitments.lifecycle.v1",)
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]:
@@ -337,7 +334,7 @@ class ConstraintLifecycle:
             if r.status != Status.ACTIVE.value or r.subtype == "prohibition":
                 continue
             shared = terms(r.text) & done
-            if shared and (any(specific(t) for t in shared) or word_stems(r.label) & shared):
+            if shared and (any(is_specific(t) for t in shared) or word_stems(r.label) & shared):
                 out.append(Change.status(r, Status.SATISFIED, turn, 0, len(turn.text),
                                          note=f"met by tool {turn.tool_name}",
                                          satisfied_turn=turn.number))
@@ -353,8 +350,8 @@ class ConstraintLifecycle:
         out = []
         for clause in clauses(turn.text):
             ctext = turn.text[clause.start:clause.end]
-            if clause.question or not KEPT.search(ctext, timeout=TIMEOUT) \
-                    or FUTURE.search(ctext, timeout=TIMEOUT):
+            if clause.question or not KEPT.search(ctext) \
+                    or FUTURE.search(ctext):
                 continue
             said = terms(ctext)
             for r in pending:
@@ -384,12 +381,12 @@ class ConstraintLifecycle:
         out: list[Change] = []
         for clause in clauses(turn.text, doc):
             ctext = turn.text[clause.start:clause.end]
-            m = WITHDRAW.search(ctext, timeout=TIMEOUT)
+            m = WITHDRAW.search(ctext)
             if m is None:
                 continue
             words = word_stems(ctext)
             named = [r for r in older if word_stems(r.label) and word_stems(r.label) <= words]
-            if not named and older and len(regex.findall(r"\w+", turn.text)) <= 5:
+            if not named and older and len(guard.findall(r"\w+", turn.text)) <= 5:
                 named = [older[-1]]  # "never mind that": the latest constraint
             for r in named:
                 if r.id not in {c.record_id for c in out}:

@@ -27,24 +27,26 @@ import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.records import Kind
-from extractors.text.clauses import sentences_around, stem
+from extractors.text import guard
+from extractors.text.clauses import sentences_around
+from extractors.text.guard import Guarded, rx
+from extractors.text.lexicon import function_words, stem
 from extractors.text.nlp import doc_of, parsed_span
+from extractors.text.sentences import sentences
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
 NAME = "questions.rules.v1"
-#: Seconds any single pattern may run on one text before it is abandoned.
-TIMEOUT = 1.0
 #: Longest sentence (characters) considered; longer runs are not questions.
 MAX_SENTENCE = 600
 
 _F = regex.IGNORECASE | regex.VERSION0
 
 
-def rx(pattern: str, flags: int = _F) -> regex.Pattern[str]:
+def rule(pattern: str, flags: int = _F) -> Guarded:
     """Compile ``pattern`` with the module flags (case-insensitive, version 0)."""
-    return regex.compile(pattern, flags)
+    return rx(pattern, flags)
 
 
 # ---------------------------------------------------------------------------
@@ -84,40 +86,40 @@ _OBJ = r"(?:the|your|their|its|his|her|my|our|a|an)\s+(?:[\p{L}'-]+\s+){0,2}"
 
 #: Interrogative clause openers, named and scored: (name, pattern, subtype, score).
 #: Openers in ANYWHERE may start mid-sentence; the others need a clause start.
-OPENERS: tuple[tuple[str, regex.Pattern[str], str, float], ...] = (
-    ("wh_main", rx(rf"(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:{WH})\b(?!\s+(?:i|we)\b)"
+OPENERS: tuple[tuple[str, Guarded, str, float], ...] = (
+    ("wh_main", rule(rf"(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:{WH})\b(?!\s+(?:i|we)\b)"
                    r"(?:\s+(?:about|else|many|much|long|often|far|soon|early|late|big|old|[\p{L}\d-]+)){0,3}"
                    r"\s+(?:" + _AUX + r"|'s|'re)\b"), "wh", 0.9),
-    ("wh_contracted", rx(r"(?:what|where|when|who|how|which)(?:'s|'re|'d|s)\b"), "wh", 0.9),
-    ("how_many", rx(r"(?:(?:for|in|at)\s+)?how\s+(?:many|much|long|far|soon|early|late|"
+    ("wh_contracted", rule(r"(?:what|where|when|who|how|which)(?:'s|'re|'d|s)\b"), "wh", 0.9),
+    ("how_many", rule(r"(?:(?:for|in|at)\s+)?how\s+(?:many|much|long|far|soon|early|late|"
                     r"about)\b"), "wh", 0.85),
-    ("aux_subject", rx(rf"(?!(?:have|had)\s+(?:a|an)\b)(?:{_AUX})\s+(?:not\s+)?(?:{_SUBJ})\b"),
+    ("aux_subject", rule(rf"(?!(?:have|had)\s+(?:a|an)\b)(?:{_AUX})\s+(?:not\s+)?(?:{_SUBJ})\b"),
      "yesno", 0.85),
-    ("tell_me", rx(_ASK + r"(?:tell|show|give|send|text|email)\s+(?:me|us)\b(?!\s+a\b)"),
+    ("tell_me", rule(_ASK + r"(?:tell|show|give|send|text|email)\s+(?:me|us)\b(?!\s+a\b)"),
      "request", 0.9),
-    ("let_me_know", rx(r"(?:please\s+)?let\s+(?:let\s+)?(?:me|us)\s+(?:you\s+)?know\b"),
+    ("let_me_know", rule(r"(?:please\s+)?let\s+(?:let\s+)?(?:me|us)\s+(?:you\s+)?know\b"),
      "request", 0.85),
-    ("find_out", rx(r"(?<!\b(?:me|to|i'll|will|i'd|i)\s)" + _ASK + r"(?:find\s+out|check|"
+    ("find_out", rule(r"(?<!\b(?:me|to|i'll|will|i'd|i)\s)" + _ASK + r"(?:find\s+out|check|"
                     r"see|ask|confirm|verify|learn)\s+(?:if|whether|what|which|when|where|who|"
                     r"how|why)\b"), "request", 0.88),
-    ("say_info", rx(r"(?:please\s+)(?:say|state|provide|specify|share|indicate|mention|"
+    ("say_info", rule(r"(?:please\s+)(?:say|state|provide|specify|share|indicate|mention|"
                     r"enter)\b"), "request", 0.75),
-    ("get_info", rx(_ASK + r"(?:get|give|send|provide|share|confirm|check|verify|find|look\s+"
+    ("get_info", rule(_ASK + r"(?:get|give|send|provide|share|confirm|check|verify|find|look\s+"
                     rf"up)\s+(?:me\s+|us\s+)?{_OBJ}(?:{_INFO_NOUN})\b"), "request", 0.87),
-    ("want_info", rx(r"(?:i|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:also\s+)?(?:like|want|need)"
+    ("want_info", rule(r"(?:i|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:also\s+)?(?:like|want|need)"
                      r"\s+(?:to\s+(?:know|get|have|hear)\s+)?(?:the|your|their|its|his|her)"
                      rf"\s+(?:[\p{{L}}'-]+\s+){{0,2}}(?:{_INFO_NOUN})\b"), "request", 0.75),
-    ("want_to_know", rx(r"(?:i|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:also\s+)?(?:like|want|"
+    ("want_to_know", rule(r"(?:i|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:also\s+)?(?:like|want|"
                         r"need|have|wish)\s+to\s+(?:know|find\s+out)\b|"
                         r"i\s+(?:was\s+)?wonder(?:ing)?\b|i'm\s+wondering\b|any\s+idea\b"),
      "request", 0.8),
-    ("aux_initial", rx(r"^(?:is|are|was|were|does|did|can|could|will|would|should|shall|"
+    ("aux_initial", rule(r"^(?:is|are|was|were|does|did|can|could|will|would|should|shall|"
                        r"isn't|aren't|doesn't|didn't|can't|won't)\s+\p{L}+\s+\p{L}"),
      "yesno", 0.7),
-    ("wh_fragment", rx(r"^(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:what|which|when|where|"
+    ("wh_fragment", rule(r"^(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:what|which|when|where|"
                        r"who|whom)\b(?!\s+(?:i|we)\b)(?=[^,\n]{0,60}(?:,\s*please\W*)?$)"),
      "wh", 0.6),
-    ("info_please", rx(r"^(?:your\s+|the\s+)?(?:[\p{L}'-]+\s+){0,3}(?:" + _INFO_NOUN +
+    ("info_please", rule(r"^(?:your\s+|the\s+)?(?:[\p{L}'-]+\s+){0,3}(?:" + _INFO_NOUN +
                        r"|destination|origin|city|area)\b[^,\n]{0,20}\bplease"
                        r"(?:\W+(?:sir|madam|thanks))?\W*$"),
      "request", 0.6),
@@ -125,7 +127,7 @@ OPENERS: tuple[tuple[str, regex.Pattern[str], str, float], ...] = (
 #: Openers that may start anywhere in a sentence (strong lexical cues).
 ANYWHERE = frozenset({"tell_me", "let_me_know", "want_to_know", "want_info", "find_out"})
 #: Courtesy closings and offers of further help: never questions.
-COURTESY = rx(
+COURTESY = rule(
     r"(?<!\bor\s)(?<!\bor\sjust\s)\b(?:anything|something|anyone|anybody)\s+else\b|"
     r"\belse\s+(?:can|could|may|shall)\s+(?:i|we)\b|\b(?:any|some)\s+(?:other|more|further)"
     r"\s+(?:help|service|assistance|questions?)\b|"
@@ -146,7 +148,7 @@ SUGGESTION = "suggestion"
 #: 9?", "Is X what you're looking for?", "Would Tuesday work for you?" and offers ("Would
 #: you like to book it?", "May I suggest X?"). "What about the price?" and "Do you want to
 #: know your balance?" ask for information and are not.
-PROPOSAL = rx(
+PROPOSAL = rule(
     r"(?:^|(?<=[,;:]\s{0,2}))(?:(?:so|and|then|well|or|ok|okay|sure|alright|also)\W+)?(?:"
     r"(?:how|what)\s+about\s+(?!(?:you|yourself|them|him|her|us|me)\b)"
     r"(?!(?:the|your|their|its|his|her|a|an)?\s*(?:[\p{L}'-]+\s+){0,2}(?:" + _INFO_NOUN +
@@ -163,17 +165,17 @@ PROPOSAL = rx(
     r"(?:needs?|requirements?))\b)"
 )
 #: "Please confirm: ..." style read-backs.
-CONFIRMATION = rx(r"(?:^\W*|\b(?:please|kindly)\s+)(?:confirm|verify)\b(?!\s+(?:if|whether))|"
+CONFIRMATION = rule(r"(?:^\W*|\b(?:please|kindly)\s+)(?:confirm|verify)\b(?!\s+(?:if|whether))|"
                   r"\bconfirm\s+(?:the\s+following|these|those|(?:all\s+)?(?:the\s+)?details)\b")
 #: "Can you book it?": a request for action, not for information.
-ACTION_REQUEST = rx(
+ACTION_REQUEST = rule(
     rf"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|u|someone|somebody|anyone)\s+"
     rf"(?:please\s+|also\s+|just\s+)*"
     rf"(?:{_ACTION_VERBS})\b(?!\s+(?:me\s+|us\s+|out\b)?{_OBJ}(?:{_INFO_NOUN})\b)"
 )
 #: A statement of intent or a suggestion to act, even with a "?" ("I'm looking for a
 #: movie?", "I would like to find an event?", "let's make a visit?"): not a question.
-INTENT = rx(
+INTENT = rule(
     r"^(?:(?:hi|hello|hey|there|so|and|ok|okay|now|then|great|perfect|thanks)\W+)*(?:"
     r"(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:also\s+)?(?:looking|searching|trying|planning|"
     r"hoping)\b|(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?(?:like|love)\s+to\s+(?!know\b|ask\b)|"
@@ -182,32 +184,32 @@ INTENT = rx(
 #: A relative clause read as a question ("..., which is a place of worship."): a
 #: relative pronoun and its verb after a comma or starting a lower-case sentence,
 #: without a "?" ("which city to look in" is still asked).
-RELATIVE = rx(r"(?:which|who)\s+(?:also\s+)?(?:is|are|was|were|has|have|had|will|would|can|"
+RELATIVE = rule(r"(?:which|who)\s+(?:also\s+)?(?:is|are|was|were|has|have|had|will|would|can|"
               r"could|may|might|offers?|features?|includes?)\b", regex.VERSION0)
 #: One-word echoes that are not questions ("Oh, yeah?", "Really?").
-INTERJECTION = rx(r"^\W*(?:oh\W+)?(?:yeah|yes|really|right|ok|okay|huh|sorry|pardon|what|"
+INTERJECTION = rule(r"^\W*(?:oh\W+)?(?:yeah|yes|really|right|ok|okay|huh|sorry|pardon|what|"
                   r"hm+|eh|no)\W*$")
-QUESTION_MARK = rx(r"\?[\s\"')\]]*[.!]?\s*$", regex.VERSION0)
+QUESTION_MARK = rule(r"\?[\s\"')\]]*[.!]?\s*$", regex.VERSION0)
 #: Where an opener may start: the text before it ends with one of these (or is empty).
-CLAUSE_LEAD = rx(
+CLAUSE_LEAD = rule(
     r"(?:[,;:(\-\u2013\u2014]|\b(?:and|but|also|so|then|now|or|ok|okay|well|great|sure|yes|"
     r"yeah|no|alright|please|first|next|thanks|perfect|cool|fine|good|hi|hello|hey|"
     r"actually|btw|oh|and\s+also))\s*$"
 )
 
 #: The expected answer type, by keyword (first match wins, after choices).
-EXPECTS: tuple[tuple[str, regex.Pattern[str]], ...] = (
-    ("amount", rx(r"\bhow\s+much\b|\b(?:price|prices|cost|costs|fare|fee|fees|total|balance|"
+EXPECTS: tuple[tuple[str, Guarded], ...] = (
+    ("amount", rule(r"\bhow\s+much\b|\b(?:price|prices|cost|costs|fare|fee|fees|total|balance|"
                   r"rent|amount|charge|charges|pay|refund|budget|rate)\b")),
-    ("datetime", rx(r"\bwhen\b|\b(?:what|which)\s+(?:time|date|day|days|hour|month)\b|"
+    ("datetime", rule(r"\bwhen\b|\b(?:what|which)\s+(?:time|date|day|days|hour|month)\b|"
                     r"\bhow\s+(?:early|late|soon)\b|\b(?:date|dates|time|times|day|slot|"
                     r"deadline|schedule)\b")),
-    ("identifier", rx(r"\b(?:phone|mobile|e-?mail|reference|ref|tracking|postcode|zip|"
+    ("identifier", rule(r"\b(?:phone|mobile|e-?mail|reference|ref|tracking|postcode|zip|"
                       r"iban|code|id)\b|\b(?:contact|order|account|booking|confirmation|"
                       r"reference|ticket|case)\s+(?:number|no|#)")),
 )
 
-DEFERRAL = rx(
+DEFERRAL = rule(
     r"\blet\s+me\s+(?:just\s+)?(?:check\b(?!\s+(?:in|out)\b)|see|look|find\s+out|double[-\s]check|confirm|ask|think|"
     r"get\s+back)\b|\bone\s+sec(?:ond)?\b|\b(?:just\s+)?a\s+(?:sec|second|moment|minute|min)\b|"
     r"\bgive\s+me\s+(?:a|one)\s+(?:sec|second|moment|minute|min|bit)\b|\bhold\s+on\b|"
@@ -226,20 +228,16 @@ DEFERRAL = rx(
     r"\bnot\s+sure\s+(?:offhand|off\s+the\s+top\s+of\s+my\s+head)\b|\bnot\s+decided\s+yet\b|"
     r"\bdon't\s+have\s+(?:it|them|that)\s+(?:on|with|to)\s+(?:me|hand)\b"
 )
-#: Where a sentence ends: terminal punctuation before a space, the end or a capital
-#: ("great.Tell me"), a "?" glued to the next word, or a newline.
-BOUNDARY = rx(r"(?<!\b(?:Dr|Mr|Mrs|Ms|St|Jr|Sr|Prof|vs|etc|approx|No|e\.g|i\.e|a\.m|p\.m))"
-              r"[.!?]+[\"')\]]*(?=\s|$)|(?<=\p{Ll}\p{Ll})[.!?]+(?=\p{Lu})|\?+(?=\S)|\n",
-               regex.VERSION0)
-WORD = rx(r"[\p{L}\p{N}][\p{L}\p{N}'’:]*", regex.VERSION0)
-MASK = rx(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{0,500}`|^[ \t]*>[^\n]*|"
+WORD = rule(r"[\p{L}\p{N}][\p{L}\p{N}'’:]*", regex.VERSION0)
+MASK = rule(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{0,500}`|^[ \t]*>[^\n]*|"
            # a quoted question is someone else's words: "...: \"Can you send it back?\""
            r"\"[^\"\n]{1,300}\?\"|“[^”\n]{1,300}\?”",
            regex.VERSION0)
-ALT_SPLIT = rx(r",?\s+or\s+(?!not\b|else\b|so\b)")
-LIST_SPLIT = rx(r",\s+(?:or\s+)?|\s+or\s+")
+ALT_SPLIT = rule(r",?\s+or\s+(?!not\b|else\b|so\b)")
+LIST_SPLIT = rule(r",\s+(?:or\s+)?|\s+or\s+")
 
-STOPWORDS = frozenset(
+#: Words that say nothing of what a question is about.
+STOPWORDS = function_words(
     """a an the and or but if so to of in on at for by with from into onto about as is are was
     were be been being am do does did can could will would should shall may might must have has
     had i me my we us our you your yours he him his she her it its they them their this that
@@ -249,8 +247,7 @@ STOPWORDS = frozenset(
     it's that's what's i'm i'd i'll you're you'd you'll we're they're there's don't doesn't
     can't won't isn't go going would've kind sort rather instead again still all up oh hi um
     ah eh ya great good fine perfect cool nice awesome alright right correct hello hey bye
-    sounds works wonderful excellent lovely""".split()
-)
+    sounds works wonderful excellent lovely""")
 
 
 # ---------------------------------------------------------------------------
@@ -263,7 +260,7 @@ def masked(text: str) -> str:
     apostrophes made straight (same length, same offsets)."""
     text = text.replace("’", "'")  # one character for one: offsets hold
     try:
-        spans = [(m.start(), m.end()) for m in MASK.finditer(text, timeout=TIMEOUT)]
+        spans = [(m.start(), m.end()) for m in MASK.finditer(text)]
     except TimeoutError:
         return text
     if not spans:
@@ -276,27 +273,11 @@ def masked(text: str) -> str:
     return "".join(chars)
 
 
-def _pieces(text: str) -> Iterator[tuple[int, int]]:
-    last = 0
-    for m in BOUNDARY.finditer(text, timeout=TIMEOUT):
-        yield last, m.end()
-        last = m.end()
-    yield last, len(text)
-
-
-def sentences(text: str) -> Iterator[tuple[int, int]]:
-    """Yield (start, end) of each non-blank sentence, trimmed of surrounding whitespace."""
-    for start, end in _pieces(text):
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
-        if end > start:
-            yield start, end
-
-
-def terms(text: str) -> frozenset[str]:
-    """Return the content-word stems of ``text`` (its subject terms)."""
+def subject_terms(text: str) -> frozenset[str]:
+    """Return the subject terms of ``text``: the stems of its words, short ones and
+    numbers-with-letters included ("5pm", "id"), that are not :data:`STOPWORDS` --
+    what a question is about, and what an answer must mention. (For the terms that tie
+    a later turn to an earlier one, see :func:`extractors.text.lexicon.terms`.)"""
     out = set()
     for m in WORD.finditer(text):
         word = m.group().lower().replace("’", "'")
@@ -306,10 +287,10 @@ def terms(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def search(pattern: regex.Pattern[str], text: str) -> regex.Match[str] | None:
+def search(pattern: Guarded, text: str) -> regex.Match[str] | None:
     """Return the first match of ``pattern`` in ``text``, or None (also on timeout)."""
     try:
-        return pattern.search(text, timeout=TIMEOUT)
+        return pattern.search(text)
     except TimeoutError:
         return None
 
@@ -332,7 +313,7 @@ def _openers(sentence: str) -> list[tuple[int, str, float, str]]:
     """Return (offset, subtype, score, name) of every opener at a clause start."""
     found: dict[int, tuple[int, str, float, str]] = {}
     for name, pattern, subtype, score in OPENERS:
-        for m in pattern.finditer(sentence, timeout=TIMEOUT):
+        for m in pattern.finditer(sentence):
             pos = m.start()
             if pos > 0 and (sentence[pos - 1].isalnum() or sentence[pos - 1] == "'"):
                 continue
@@ -369,9 +350,9 @@ def _clauses(text: str, start: int, end: int) -> list[_Clause]:
             # A later opener starts a new question only as a main clause after "and"
             # or a comma; "or <clause>" continues a choice question.
             lead = sentence[picked[-1][0]:pos]
-            if name not in _MAIN or regex.search(r"\bor\s*$", lead):
+            if name not in _MAIN or guard.search(r"\bor\s*$", lead):
                 continue
-            if not regex.search(r"(?:[,;]|\band|\balso)\s*$", lead):
+            if not guard.search(r"(?:[,;]|\band|\balso)\s*$", lead):
                 continue
         if search(ACTION_REQUEST, sentence[pos:]):
             action = True
@@ -380,14 +361,14 @@ def _clauses(text: str, start: int, end: int) -> list[_Clause]:
     out: list[_Clause] = []
     for i, (pos, subtype, score, name) in enumerate(picked):
         stop = picked[i + 1][0] if i + 1 < len(picked) else len(sentence)
-        piece = regex.sub(r"(?:[\s,;]|\band\b|\balso\b)+$", "", sentence[pos:stop])
+        piece = guard.sub(r"(?:[\s,;]|\band\b|\balso\b)+$", "", sentence[pos:stop])
         out.append(_Clause(start + pos, start + pos + len(piece), subtype, score,
                            f"pattern {name!r}"))
     if not out and asked and not action and not search(INTENT, sentence):
-        stripped = regex.sub(r"^(?:(?:yes|yeah|ok|okay|sure|so|and|but|great|thanks)\W+)+", "",
+        stripped = guard.sub(r"^(?:(?:yes|yeah|ok|okay|sure|so|and|but|great|thanks)\W+)+", "",
                              sentence, flags=_F)
         offset = start + len(sentence) - len(stripped)
-        wh = regex.search(rf"\b(?:{WH})\b", stripped, flags=_F)
+        wh = guard.search(rf"\b(?:{WH})\b", stripped, flags=_F)
         if stripped and not search(ACTION_REQUEST, stripped):
             out.append(_Clause(offset, end, "wh" if wh else "yesno", 0.7, "question mark"))
     return out
@@ -397,10 +378,10 @@ def _options(text: str) -> list[str]:
     """Return the verbatim items of an "A, B or C" list ending ``text`` (maybe empty)."""
     body = text.rstrip(" ?.!")
     parts = [p for p in LIST_SPLIT.split(body) if p.strip()]
-    last_or = list(regex.finditer(r"\s+or\s+", body))
+    last_or = list(guard.finditer(r"\s+or\s+", body))
     if len(parts) < 2 or not last_or:
         return []
-    right = regex.sub(r"^(?:the|a|an|your|my|their)\s+", "", parts[-1].strip(), flags=_F)
+    right = guard.sub(r"^(?:the|a|an|your|my|their)\s+", "", parts[-1].strip(), flags=_F)
     width = max(1, len(right.split()))
     if width > 6:
         return []
@@ -410,7 +391,7 @@ def _options(text: str) -> list[str]:
         if len(words) > width + 1:
             words = words[-width:]
         item = " ".join(words)
-        item = regex.sub(r"^(?:the|a|an|your|my|their|on|at|in|for|to)\s+", "", item, flags=_F)
+        item = guard.sub(r"^(?:the|a|an|your|my|their|on|at|in|for|to)\s+", "", item, flags=_F)
         if item not in part:
             return []
         items.append(item)
@@ -429,7 +410,7 @@ def _choices(text: str, clause: _Clause, previous: tuple[int, int] | None) -> li
         options = _options(span)
         if options:
             return options
-    if previous is not None and regex.match(r"(?:which|what)\b|let\s+me\s+know\s+which", span,
+    if previous is not None and guard.match(r"(?:which|what)\b|let\s+me\s+know\s+which", span,
                                             flags=_F):
         prev = text[previous[0]:previous[1]]
         if " or " in prev and "?" not in prev:

@@ -17,11 +17,12 @@ import regex
 
 from extractors.base import Change, TurnView
 from extractors.records import Kind, Record, Status
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
-CUES = regex.compile(
+CUES = rx(
     r"\b(?:releas(?:e|ed|es|ing)|cancel(?:l?ed|l?ing|s|lation)?|void(?:ed)?|expired?|"
     r"revok(?:e|ed|ing)|invalidat(?:e|ed|ing)|withdr(?:aw|awn|ew)|delet(?:e|ed|ing)|"
     r"replac(?:e|ed|ing)|supersed(?:e|ed|ing)|no longer (?:valid|active|needed))\b",
@@ -29,11 +30,11 @@ CUES = regex.compile(
 )
 #: What may stand between a cue and its mention: a few words, quotes or a colon (JSON
 #: keys, "Released: X"), but no clause break.
-GAP_AFTER_CUE = regex.compile(
+GAP_AFTER_CUE = rx(
     r"""(?:[\s"':=]+|\b(?!(?:and|but|or|then|while|for|to)\b)[\w-]+\b){0,8}""",
     regex.IGNORECASE,
 )
-GAP_BEFORE_CUE = regex.compile(
+GAP_BEFORE_CUE = rx(
     r"""[\s"':,]*(?:(?:is|was|were|are|has|have|had|been|be|got|now|just|already|also|"""
     r"""successfully|being)\s+){0,4}""",
     regex.IGNORECASE,
@@ -53,7 +54,7 @@ def governing_cue(text: str, start: int, end: int) -> regex.Match[str] | None:
     """Return the cancellation cue that governs the mention ``text[start:end]``."""
     for cue in CUES.finditer(text, max(0, start - 60), start):
         gap = text[cue.end():start]
-        if (GAP_AFTER_CUE.fullmatch(gap, timeout=1.0)
+        if (GAP_AFTER_CUE.fullmatch(gap)
                 and len(gap.split()) <= MAX_WORDS_BETWEEN):
             return cue
     after = GAP_BEFORE_CUE.match(text, end, min(len(text), end + 60))

@@ -21,7 +21,8 @@ import regex
 from extractors.base import Change, TurnView
 from extractors.records import Kind, Record
 from extractors.text.clauses import statements
-from extractors.text.overlap import terms, ties
+from extractors.text.guard import rx
+from extractors.text.lexicon import terms, ties
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -30,7 +31,7 @@ NAME = "approaches.failed.v1"
 #: How many turns back a plan may be and still be what a failure reports on.
 WINDOW = 12
 PLAN_SUBTYPES = frozenset({"promised", "offered", "agreed", "planned"})
-CHANGE_VERB = regex.compile(
+CHANGE_VERB = rx(
     r"\b(?:raise|lower|bump|increase|decrease|reduce|widen|narrow|add|remove|drop|switch|"
     r"swap|use|reuse|replace|rewrite|refactor|move|make|change|set|unset|pin|unpin|revert|"
     r"downgrade|upgrade|patch|wrap|retry|disable|enable|cache|batch|split|merge|inline|"
@@ -39,7 +40,7 @@ CHANGE_VERB = regex.compile(
 #: A report that something did not work: "still fails", "still 3/20 failures", "same
 #: error", "no real change", "didn't help", "a static utility can't receive the mock".
 #: Not the bare "fails" of a design ("fails fast"), nor a refusal ("I can't add that").
-FAILED_RESULT = regex.compile(
+FAILED_RESULT = rx(
     r"\bstill\s+(?:[\w/.,-]+\s+){0,4}?(?:fail\w*|flak\w*|errors?|broken|crash\w*|"
     r"times?\s+out|timing\s+out|hangs?|slow|drops?|the\s+same)\b|"
     r"\bsame\s+(?:error|failure|problem|result|exception|crash|thing|timeout)\b|"

@@ -26,6 +26,7 @@ import regex
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
 from extractors.text.clauses import statements, trim
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -41,13 +42,13 @@ _PAST = (r"(?:(?:re-?)?[a-z]{2,}ed|reset|rebuilt|re-?ran|rang|set|put|did|done|m
          r"tried|flashed|switched|pulled|turned|plugged|unplugged|rebooted|restarted)")
 _WE = r"(?:I|we)(?:['’]ve|\s+have|\s+had|['’]d)?"
 #: "I've tried X", and without the subject: "tried wireguard", "..., also tried 3 games".
-TRIED = regex.compile(
+TRIED = rx(
     rf"\b{_WE}\s+(?:already\s+|also\s+|even\s+)*tried\b|"
     r"(?:^|(?<=[,;]\s)|(?<=\b(?:and|also|even|then|already)\s))tried\s+(?!to\s+(?:call|reach|"
     r"contact|get\s+through)\b)", _F)
 #: The sentence opens with a past action, its subject dropped ("yep turned bluetooth off
 #: and on", "ok did the rebuild database thing").
-OPENS_WITH_ACTION = regex.compile(
+OPENS_WITH_ACTION = rx(
     r"^(?:(?:yep|yes|yeah|ok|okay|so|and|also|even|already|then|oh|well|um|no|nope)\b[,.!]?\s+)*"
     rf"(?P<verb>{_PAST})\b", _F)
 #: Troubleshooting steps: an attempt even when no failure is said.
@@ -55,19 +56,19 @@ TROUBLESHOOT = frozenset("""restarted rebooted reinstalled reset cleared cleaned
 replugged reconnected repaired re-paired power-cycled uninstalled disabled re-enabled toggled
 flushed rebuilt reseated re-seated swapped reflashed flashed relogged rescanned
 re-synced resynced""".split())
-_OFF_AND_ON = regex.compile(r"\b(?:turned|switched|toggled)\b[^.!?]{0,30}\b(?:off|on)\b", _F)
+_OFF_AND_ON = rx(r"\b(?:turned|switched|toggled)\b[^.!?]{0,30}\b(?:off|on)\b", _F)
 #: "I've already reset it", "already took the batteries out", "also restarted the bridge":
 #: what was done before or besides, the subject often dropped.
-ALREADY = regex.compile(
+ALREADY = rx(
     rf"(?:\b{_WE}\s+(?:already|also\s+already|also|even)|^(?:already|also|and\s+also)|"
     rf"(?<=[,;]\s)(?:already|also|even)|\beven)\s+"
     rf"(?:\w+ly\s+)?(?P<verb>{_PAST})\b", _F)
 #: "I've rebooted it", "we reinstalled it", "I then cleared the cache": an action of ours,
 #: an attempt when a failure follows in its sentence or the next.
-OUR_ACTION = regex.compile(
+OUR_ACTION = rx(
     rf"\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:also\s+|then\s+|even\s+|just\s+|\w+ly\s+)?"
     rf"(?P<verb>{_PAST})\b", _F)
-FAILED = regex.compile(
+FAILED = rx(
     r"\b(?:still|(?:didn['’]?t|did\s+not|doesn['’]?t|does\s+not|won['’]?t|wouldn['’]?t|"
     r"hasn['’]?t|has\s+not|haven['’]?t)\s+(?:help|work|fix|change|solve|resolve|make|do|"
     r"seem|stop|go|let)\w*|no\s+(?:luck|joy|change|difference|effect|dice|improvement)|"
@@ -75,12 +76,12 @@ FAILED = regex.compile(
     r"failure|black|crash|message)|nothing\s+(?:changed|helped|worked)|^nothing\b|"
     r"persists?|keeps?\s+\w+ing|fails?\b|failed|gave\s+up|to\s+no\s+avail|"
     r"without\s+(?:any\s+)?(?:luck|success)|didn['’]?t\s+do\s+anything)", _F)
-GERUND_FAILED = regex.compile(
+GERUND_FAILED = rx(
     r"^(?:\w+ing)\b[^.!?]{0,120}?\b(?:didn['’]?t|did\s+not|doesn['’]?t|does\s+not)\s+"
     r"(?:help|work|fix|change|solve|resolve)\b|^(?:\w+ing)\b[^.!?]{0,120}?\b(?:made\s+no\s+"
     r"difference|had\s+no\s+effect|changed\s+nothing|fixed\s+nothing)", _F)
 #: Where the attempt's clause ends: before ", but", "and it still", a dash or semicolon.
-CLAUSE_END = regex.compile(
+CLAUSE_END = rx(
     r",?\s+(?:but|yet|however|though|and\s+(?:it|that|this|they|the\s+\w+)\s+(?:still|"
     r"didn|did\s+not|doesn|does\s+not|wouldn|won))\b|\s*;\s*|\s+[—–-]{1,2}\s+|,\s+(?:still|"
     r"no\s+(?:luck|change|joy|difference)|same\s+\w+|nothing)\b", _F)

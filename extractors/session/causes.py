@@ -19,6 +19,7 @@ import regex
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
 from extractors.text.clauses import statements
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -28,13 +29,13 @@ if TYPE_CHECKING:
 SCORE = 0.5
 NAME = "causes.regex.v1"
 _F = regex.IGNORECASE | regex.V0
-CUE = regex.compile(
+CUE = rx(
     r"\broot[-\s]cause\b(?![-\s]analys)|\bculprit\b|\bthe\s+(?:real|actual|underlying)\s+"
     r"(?:problem|issue|cause|bug)\b|\b(?:is|was|are|were)\s+(?:being\s+)?caused\s+by\b|\bturns?\s+out\b|\bturned\s+"
     r"out\b|\bthe\s+reason\s+(?:is|was)\b|\bthe\s+(?:bug|problem|issue|cause)\s+(?:is|was)\s+"
     r"(?:that|in|a|an|the|because)\b|\bthat['’]s\s+(?:the|what)\s+(?:cause|bug|problem|"
     r"causing|breaking)|\bwhich\s+(?:is\s+)?(?:what['’]?s\s+)?(?:caus|break)\w*", _F)
-HEDGE = regex.compile(r"\b(?:might|may|could|possibly|perhaps|maybe|probably\s+not|not\s+sure|"
+HEDGE = rx(r"\b(?:might|may|could|possibly|perhaps|maybe|probably\s+not|not\s+sure|"
                       r"i\s+(?:wonder|suspect|think)|if|whether|rule\s+out|ruled\s+out)\b", _F)
 
 

@@ -18,7 +18,8 @@ import regex
 
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
-from extractors.text.clauses import SENTENCE
+from extractors.text.guard import rx
+from extractors.text.sentences import sentences
 from extractors.values.id_patterns import PATTERNS
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 NAME = "edits.regex.v1"
 _F = regex.IGNORECASE | regex.V0
-EDIT_VERB = regex.compile(
+EDIT_VERB = rx(
     r"\b(?:edit(?:s|ed|ing)?|updat(?:e|es|ed|ing)|chang(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|"
     r"creat(?:e|es|ed|ing)|add(?:s|ed|ing)?|wr(?:ite|ites|ote|iting|itten)|patch(?:es|ed|ing)?|"
     r"fix(?:es|ed|ing)?|touch(?:es|ed|ing)?|renam(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|"
@@ -34,15 +35,15 @@ EDIT_VERB = regex.compile(
     r"replac(?:e|es|ed|ing)|insert(?:s|ed|ing)?|tweak(?:s|ed|ing)?|adjust(?:s|ed|ing)?|"
     r"bump(?:s|ed|ing)?|introduc(?:e|es|ed|ing)|new\s+file|saved)\b", _F)
 #: Tools whose results name the files they wrote.
-EDIT_TOOL = regex.compile(r"edit|write|patch|creat|replace|apply|insert|save|modif|renam|"
+EDIT_TOOL = rx(r"edit|write|patch|creat|replace|apply|insert|save|modif|renam|"
                           r"move|delete|str_replace", regex.IGNORECASE)
 #: Lines of git output that list changed files.
-GIT_LINE = regex.compile(
+GIT_LINE = rx(
     r"^\s*(?:(?:modified|new\ file|deleted|renamed|both\ modified):\s+|[MADRCU?]{1,2}\s+|"
     r"diff\ --git\ a/|\+\+\+\ b/|---\ a/)(?P<rest>\S.*)$", regex.MULTILINE | regex.V0)
-_COMMAND = regex.compile(r"`[^`\n]*\s[^`\n]*`")
+_COMMAND = rx(r"`[^`\n]*\s[^`\n]*`")
 #: A file, not a directory: a name with an extension, or a dotfile.
-_FILE = regex.compile(r"(?:^|[/\\])\.?[\w@+-]+\.[A-Za-z0-9]{1,10}$|(?:^|[/\\])\.[\w-]+$|"
+_FILE = rx(r"(?:^|[/\\])\.?[\w@+-]+\.[A-Za-z0-9]{1,10}$|(?:^|[/\\])\.[\w-]+$|"
                       r"(?:^|[/\\])(?:Makefile|Dockerfile|Gemfile|Rakefile|Procfile|Jenkinsfile|"
                       r"Vagrantfile|LICENSE|README)$")
 PATHS = tuple(p.pattern for p in PATTERNS if p.family == "path")
@@ -53,12 +54,12 @@ BRANCHES = tuple(p.pattern for p in PATTERNS if p.subtype == "branch")
 def _paths(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Path spans inside ``text[start:end]``, longest first where they overlap."""
     spans: list[tuple[int, int]] = []
-    branches = [m.span("id") for p in BRANCHES for m in p.finditer(text, start, end, timeout=1.0)
+    branches = [m.span("id") for p in BRANCHES for m in p.finditer(text, start, end)
                 if m.group("id")]
     # A path inside a quoted command (`bats test/backup.bats`) is the command's argument.
     branches += [m.span() for m in _COMMAND.finditer(text, start, end)]
     for pattern in PATHS:
-        for m in pattern.finditer(text, start, end, timeout=1.0):
+        for m in pattern.finditer(text, start, end):
             s, e = m.span()
             while e > s and text[e - 1] in ".,:;)'\"`":
                 e -= 1
@@ -88,8 +89,7 @@ class Edits:
                 ranges.append((0, len(text)))
             ranges.extend(m.span("rest") for m in GIT_LINE.finditer(text))
         elif turn.role == "assistant":
-            ranges.extend(s.span() for s in SENTENCE.finditer(text)
-                          if EDIT_VERB.search(text, s.start(), s.end()))
+            ranges.extend((a, b) for a, b in sentences(text) if EDIT_VERB.search(text, a, b))
         seen: set[tuple[int, int]] = set()
         out = []
         for a, b in ranges:

@@ -17,6 +17,8 @@ import regex
 
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
+from extractors.text import guard
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -34,16 +36,16 @@ _AFTER = (rf"(?P<word>{_WORD})(?:\ level)?(?:\s*[:=]\s*|\s+(?:is|was|of|as|to|at
 #: "high priority", "critical severity", "P1 incident": a grade before what it grades.
 _BEFORE = (rf"(?P<grade2>{_GRADE})[-\ ](?P<word2>{_WORD}|incident|ticket|issue|case|outage|"
            r"bug)")
-PATTERN = regex.compile(rf"(?<![\w-])(?:{_AFTER}|{_BEFORE}|(?P<code>{_CODE}))(?![\w-])",
+PATTERN = rx(rf"(?<![\w-])(?:{_AFTER}|{_BEFORE}|(?P<code>{_CODE}))(?![\w-])",
                         regex.IGNORECASE | regex.V0)
-_BARE_CODE = regex.compile(_CODE, regex.IGNORECASE)
+_BARE_CODE = rx(_CODE, regex.IGNORECASE)
 #: What makes a bare "P1" a level: the turn is about tickets or incidents.
-_CONTEXT = regex.compile(
+_CONTEXT = rx(
     r"\b(?:sev(?:erity)?|priority|prio|urgen\w*|incident|ticket|case|outage|escalat\w*|"
     r"sla|triage|on-?call|page[ds]?)\b", regex.IGNORECASE)
 #: Before a thing (not a severity word), only a code or a strong word grades it: "P1
 #: incident", "critical bug", but not "high incident rate" or "normal case".
-_GRADES_A_THING = regex.compile(rf"{_CODE}|critical|blocker|urgent", regex.IGNORECASE)
+_GRADES_A_THING = rx(rf"{_CODE}|critical|blocker|urgent", regex.IGNORECASE)
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4"}
 
 
@@ -60,7 +62,7 @@ def _grade(m: regex.Match[str], text: str) -> tuple[str, str] | None:
         word, grade = m.group("word").lower(), m.group("grade")
     else:
         word, grade = m.group("word2").lower(), m.group("grade2")
-        if not regex.match(_WORD, word, regex.IGNORECASE) and not _GRADES_A_THING.fullmatch(
+        if not guard.match(_WORD, word, regex.IGNORECASE) and not _GRADES_A_THING.fullmatch(
                 grade):
             return None
     label = "priority" if word.startswith(("prio", "urgen")) or grade.upper().startswith(
@@ -79,7 +81,7 @@ class Levels:
         if not _CONTEXT.search(text) and not _BARE_CODE.search(text):
             return []
         out = []
-        for m in PATTERN.finditer(text, timeout=1.0):
+        for m in PATTERN.finditer(text):
             found = _grade(m, text)
             if found is None:
                 continue

@@ -15,6 +15,7 @@ import regex
 
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -25,20 +26,20 @@ _F = regex.V0
 _NAME = (r"(?P<name>@[\w][\w.-]{0,38}[\w]|(?!(?:I|We|You|They|He|She|It|The|This|That|"
          r"Please|Thanks|Can|Could|Would|Will|Let|Also|Then|Once|When|After|PR|CI|OK)\b)"
          r"\p{Lu}[\p{Ll}'’-]+(?:\s\p{Lu}[\p{Ll}'’-]+)?)")
-BEFORE = regex.compile(
+BEFORE = rx(
     r"(?i:\b(?:ask(?:ed)?|have|get|let|ping(?:ed)?|tag(?:ged)?|cc|loop\s+in|add(?:ed)?|"
     r"assign(?:ed)?(?:\s+(?:it|this|the\s+(?:PR|MR|pull\s+request|change|review)))?\s+to|"
     r"review(?:ed)?\s+by|reviewers?\s*(?:is|will\s+be|should\s+be|[:=])|"
     r"(?:request(?:ed|ing)?|want|need)\s+(?:a\s+)?review\s+from|sign-?off\s+from|"
     r"approval\s+from))\s+" + _NAME, _F)
-AFTER = regex.compile(
+AFTER = rx(
     _NAME + r"(?i:\s+(?:will|can|should|is\s+going\s+to|['’]ll|has\s+to|needs\s+to|"
     r"must|agreed\s+to|is)\s+(?:do\s+the\s+|be\s+(?:the\s+)?)?review(?:ing|er)?\b|"
     r"\s+(?:to|for|as)\s+(?:the\s+)?review(?:er)?\b)", _F)
-REVIEW = regex.compile(r"(?i)\breview|\bsign-?off\b|\bapprov")
+REVIEW = rx(r"(?i)\breview|\bsign-?off\b|\bapprov")
 #: "ask Priya to review it", "have Sam take a look and review": the review in the same
 #: clause as the name, a few words on.
-_REVIEW_AFTER = regex.compile(
+_REVIEW_AFTER = rx(
     r"(?i)(?:\s+(?!then\b|but\b)[\w'’-]+){0,5}?\s+(?:to\s+)?(?:do\s+(?:a|the)\s+)?"
     r"(?:review|sign\s+off|approve)")
 
@@ -59,7 +60,7 @@ class People:
             return []
         out: dict[int, Candidate] = {}
         for pattern in (BEFORE, AFTER):
-            for m in pattern.finditer(text, timeout=1.0):
+            for m in pattern.finditer(text):
                 start, end = m.span("name")
                 if pattern is BEFORE and not REVIEW.search(m.group(0)) \
                         and not _asks_review(text, m.end()):

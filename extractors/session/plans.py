@@ -18,6 +18,7 @@ import regex
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
 from extractors.text.clauses import statements, trim
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -26,7 +27,7 @@ NAME = "plans.regex.v1"
 #: Below every other commitment reading: a clause that is also a promise stays one.
 SCORE = 0.4
 _F = regex.IGNORECASE | regex.V0
-CUE = regex.compile(
+CUE = rx(
     r"\b(?:I['’]ll|I\s+will|let\s+me|let['’]s|I['’]m\s+going\s+to|we['’]ll)\s+(?:first\s+|now\s+)?"
     r"try\b(?:\s+(?:the|a|an)\s+[\w-]+\s+(?:route|approach|option|fix|path)\s*:)?|"
     r"(?:^|(?<=[.;:]\s))(?:the\s+)?(?:plan|first\s+attempt|next\s+attempt|(?:quick(?:est)?|"
@@ -35,7 +36,7 @@ CUE = regex.compile(
     r"(?:fix|path|option|route|approach|mitigation|thing\s+to\s+try)\s+(?:would\s+be|is)\b|"
     r"\bmy\s+(?:first\s+)?(?:plan|idea|approach)\s+is\s+(?:to\s+)?", _F)
 #: Where the plan's clause ends.
-END = regex.compile(r"\s+[—–-]{1,2}\s+|\s*;\s*|,\s+(?:so|and\s+then|then|and\s+we|to\s+see)\b", _F)
+END = rx(r"\s+[—–-]{1,2}\s+|\s*;\s*|,\s+(?:so|and\s+then|then|and\s+we|to\s+see)\b", _F)
 
 
 class Plans:

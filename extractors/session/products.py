@@ -17,6 +17,7 @@ import regex
 
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -41,12 +42,12 @@ _BEFORE = (r"(?i:my|our|your|their|his|her|the|a|an|this|that|these|those|its|us
            r"on|for|from|in|via|through|bought|ordered|got|have|own)\s+")
 _NAME = (rf"(?!(?:I|The|My|Our|Your|This|That|A|An)\b)(?P<name>{_WORD}(?:\s{_WORD}){{0,3}})"
          rf"(?:\s(?i:{_MODIFIERS}))?\s(?P<head>(?i:{HEADS}))\b")
-PATTERN = regex.compile(rf"(?<=(?<![\w'’-]){_BEFORE}){_NAME}", regex.V0)
+PATTERN = rx(rf"(?<=(?<![\w'’-]){_BEFORE}){_NAME}", regex.V0)
 #: Without a determiner, only a name that looks made ("SecureTunnel VPN", "Halo S2 lock").
-BARE = regex.compile(rf"(?<![\w@/.'’-]){_NAME}", regex.V0)
-_MADE = regex.compile(r"\d|\p{Ll}\p{Lu}")
+BARE = rx(rf"(?<![\w@/.'’-]){_NAME}", regex.V0)
+_MADE = rx(r"\d|\p{Ll}\p{Lu}")
 #: Number-only names are counts or sizes ("2 routers", "5 GB plan"), not products.
-_NOT_A_NAME = regex.compile(r"^[\d.,\s]+(?:[KMGT]B|x)?$|^\d+\s", regex.IGNORECASE)
+_NOT_A_NAME = rx(r"^[\d.,\s]+(?:[KMGT]B|x)?$|^\d+\s", regex.IGNORECASE)
 
 
 class Products:
@@ -61,8 +62,8 @@ class Products:
         text = turn.text
         out = []
         seen: set[int] = set()
-        matches = [*PATTERN.finditer(text, timeout=1.0),
-                   *(m for m in BARE.finditer(text, timeout=1.0) if _MADE.search(m.group("name")))]
+        matches = [*PATTERN.finditer(text),
+                   *(m for m in BARE.finditer(text) if _MADE.search(m.group("name")))]
         for m in sorted(matches, key=lambda m: (m.end(), m.start())):
             if _NOT_A_NAME.match(m.group("name")) or m.end() in seen:
                 continue

@@ -22,6 +22,7 @@ import regex
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
 from extractors.text.clauses import statements
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -38,14 +39,14 @@ _VERBS = (
     "profile|refactor|reduce|remove|rename|replace|repair|reproduce|resolve|restore|"
     "revert|review|rewrite|run|set|sort|speed|split|support|switch|test|track|troubleshoot|"
     "update|upgrade|write")
-ASK = regex.compile(
+ASK = rx(
     rf"\b(?:(?:can|could|would|will)\s+you\s+(?:please\s+|help\s+(?:me\s+)?|also\s+)?|please\s+|"
     rf"(?:I|we)\s+(?:need|want|would\s+like|['’]d\s+like)\s+(?:you|your\s+help)\s+to\s+|"
     rf"^(?:(?:I|we)\s+)?need\s+to\s+(?={_VERBS}\b)|help\s+me\s+(?:to\s+)?|(?:I|we)\s+need\s+help\s+(?:with|to)\s+|"
     rf"(?:I|we)\s+(?:need|want|would\s+like|['’]d\s+like)\s+to\s+(?={_VERBS}\b)|"
     rf"we\s+(?:need|want)\s+(?!to\b|you\b|help\b)(?:a\s+|an\s+|the\s+)?[\w-]+\s+\w+|"
     rf"your\s+task\s+is\s+to\s+|the\s+task\s+is\s+to\s+)(?:\w+\b)", _F)
-IMPERATIVE = regex.compile(rf"^(?:{_VERBS})\b(?!\s+(?:you|I|we)\b)", _F)
+IMPERATIVE = rx(rf"^(?:{_VERBS})\b(?!\s+(?:you|I|we)\b)", _F)
 
 
 class Requests:

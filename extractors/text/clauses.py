@@ -18,93 +18,75 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import regex
 
+from extractors.text import guard
+from extractors.text.guard import rx
+from extractors.text.lexicon import (
+    BE,
+    CLITICS,
+    DAY_WORDS,
+    DO,
+    HAVE,
+    MODALS,
+    NEGATIVE_STEMS,
+    PARTICIPLE_IRREGULAR,
+    WEEKDAYS,
+    function_words,
+    stem,
+    words,
+)
 from extractors.text.nlp import parsed_span
+from extractors.text.sentences import sentences
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
 
-#: Seconds any one pattern may run (the ``regex`` timeout).
-TIMEOUT = 1.0
 
 #: Nouns whose subject position makes a third-person clause about the agent's side.
 ENTITLEMENT = frozenset("""
 refund credit reimbursement payment replacement compensation voucher discount fee charge
 amount waiver exchange repair return refunds money
 """.split())
-OFFER_FRAME = regex.compile(
+OFFER_FRAME = rx(
     r"\b(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me|us)\s+to|want\s+me\s+to|"
     r"(?:shall|should|can|could|may)\s+(?:I|we)|how\s+about\s+(?:I|we)|"
     r"(?:I|we)(?:\s+would|['’]d)\s+be\s+(?:happy|glad)\s+to)\s+(?:also\s+)?(?P<verb>\w+)",
     regex.IGNORECASE,
 )
-SENTENCE = regex.compile(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+(?:[.!?]+|$)|[.!?]+", regex.MULTILINE)
 #: Clause boundaries inside a sentence: ; dashes, ": ", and coordinators before a subject.
-BOUNDARY = regex.compile(
+BOUNDARY = rx(
     r"\s*;\s*|\s+[—–-]{1,2}\s+|\s*[—–]\s*|:\s+|"
     r",?\s+(?P<cc>and|but|so|plus|or)\s+(?=(?:also\s+)?(?:I|we|you|they|he|she|it)\b)|"
     r",\s+(?=(?:I|we)(?:['’]\w+)?\s)|,?\s+and\s+(?=\w+ing\s)",
     regex.IGNORECASE,
 )
-_COORD = regex.compile(r",|\b(?:and|but|so|plus|or)\b", regex.IGNORECASE)
-INTRO = regex.compile(
+_COORD = rx(r",|\b(?:and|but|so|plus|or)\b", regex.IGNORECASE)
+INTRO = rx(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|no\s+problem|of\s+course|understood|great|certainly|"
     r"absolutely|alright|right|done|good\s+news|thanks?|thank\s+you|perfect|sorry|"
     r"unfortunately|in\s+that\s+case|actually|also|so|and|but|then|fine|hello|hi|hey|oh|well|"
     r"plus|just|one\s+more\s+thing)\b[,!.:;]?\s*)+",
     regex.IGNORECASE,
 )
-WORD = regex.compile(r"[\w€$£%]+(?:[-/][\w€$£%]+)*|['’]\w+|[^\w\s]")
+WORD = rx(r"[\w€$£%]+(?:[-/][\w€$£%]+)*|['’]\w+|[^\w\s]")
 _MODALS = {"can": "can", "ca": "can", "could": "could", "will": "will", "wo": "will",
            "'ll": "will", "’ll": "will", "shall": "will", "would": "would", "'d": "would",
            "’d": "would", "should": "should", "may": "may", "might": "may", "must": "must",
            "cannot": "can"}
-_IRREGULAR = {"saw": "see", "seen": "see", "found": "find", "sent": "send", "gave": "give",
-              "given": "give", "made": "make", "paid": "pay", "told": "tell", "said": "say",
-              "got": "get", "gotten": "get", "done": "do", "did": "do", "kept": "keep",
-              "held": "hold", "took": "take", "taken": "take", "brought": "bring",
-              "put": "put", "set": "set", "left": "leave", "was": "be", "were": "be",
-              "been": "be", "had": "have", "won": "will", "ca": "can", "am": "be",
-              "is": "be", "are": "be", "'m": "be", "'re": "be", "'s": "be", "'ve": "have"}
-_PARTICIPLE_IRREGULAR = frozenset({"seen", "found", "sent", "given", "made", "paid", "told",
-                                   "said", "got", "gotten", "done", "kept", "held", "taken",
-                                   "brought", "put", "set", "left", "been", "had"})
-_STOP = frozenset("the a an this that these those your our my his her their its it them "
-                  "you me us him any some all both each every of".split())
-_FILLER = frozenset("even though just really now then still already here there away "
-                    "straight usually monday tuesday wednesday thursday friday saturday "
-                    "sunday today tomorrow tonight instead".split())
-_PREPS = frozenset("for to as on in at from with by against until within of about into "
-                   "onto over under after before since once when if while and or but so "
-                   "too also well because unless".split())
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """Return a crude stem that maps inflections of one verb or noun to one key."""
-    w = _IRREGULAR.get(word.lower(), word.lower())
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if len(w) > len(suffix) + 2 and w.endswith(suffix):
-            w = w[: -len(suffix)]
-            break
-    if w.endswith("i"):
-        w = w[:-1] + "y"
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
-        w = w[:-1]
-    return w
+#: Words that cannot be part of a clause's label.
+_STOP = function_words("the a an this that these those your our my his her their its it them "
+                       "you me us him any some all both each every of")
+_FILLER = WEEKDAYS | DAY_WORDS | function_words(
+    "even though just really now then still already here there away straight usually instead")
+_PREPS = function_words("for to as on in at from with by against until within of about into "
+                        "onto over under after before since once when if while and or but so "
+                        "too also well because unless")
 
 
 _S_ENT = frozenset(stem(w) for w in ENTITLEMENT)
-
-
-def content_stems(text: str, common: frozenset[str], shortest: int = 3) -> set[str]:
-    """Return the stems of the words of ``text`` (letters only, at least ``shortest``
-    long) that are not in ``common``: what can tie two clauses to one thing."""
-    return {stem(w) for w in regex.findall(rf"[^\W\d_]{{{shortest},}}", text)} - common
 
 
 # -- clauses ---------------------------------------------------------------------------
@@ -121,11 +103,7 @@ class Clause:
     coordinated: bool  # joined to the previous clause of its sentence by a coordinator
 
 
-#: Words that give a clause a person (the subjects the clause rules look for).
-PERSONS = frozenset("i we you me us my our your".split())
-#: Words that join two clauses; the parse may cut a sentence at them.
-COORDINATORS = frozenset("and but or so plus".split())
-_CUE_WORD = regex.compile(r"[^\W\d_]+")
+_CUE_WORD = rx(r"[^\W\d_]+")
 
 
 def cue_sentences(text: str, words: frozenset[str], stems: frozenset[str] = frozenset()
@@ -134,11 +112,11 @@ def cue_sentences(text: str, words: frozenset[str], stems: frozenset[str] = froz
     counts as "we") or whose :func:`stem` is in ``stems``: where rules that need one of
     those words could fire, so where their parse is worth its cost."""
     out = []
-    for m in SENTENCE.finditer(text, timeout=TIMEOUT):
-        for w in _CUE_WORD.findall(m.group()):
+    for a, b in sentences(text, trim=False):
+        for w in _CUE_WORD.findall(text, a, b):
             lw = w.lower()
             if lw in words or (stems and stem(lw) in stems):
-                out.append(m.span())
+                out.append((a, b))
                 break
     return tuple(out)
 
@@ -150,8 +128,7 @@ def sentences_around(text: str, spans: Iterable[tuple[int, int]]) -> tuple[tuple
     if not spans:
         return ()
     out = []
-    for m in SENTENCE.finditer(text, timeout=TIMEOUT):
-        a, b = m.span()
+    for a, b in sentences(text, trim=False):
         if any(s < b and a < e or s == e == a for s, e in spans):
             out.append((a, b))
     return tuple(out)
@@ -161,9 +138,9 @@ def statements(text: str) -> list[tuple[int, int, bool]]:
     """Every sentence of ``text`` as (start, end, asks): trimmed of discourse words and end
     punctuation (:func:`trim`), and whether it was a question."""
     out = []
-    for m in SENTENCE.finditer(text):
-        start, end = trim(text, m.start(), m.end())
-        out.append((start, end, text[start:m.end()].rstrip().endswith("?")))
+    for a, b in sentences(text):
+        start, end = trim(text, a, b)
+        out.append((start, end, text[a:b].endswith("?")))
     return out
 
 
@@ -172,7 +149,7 @@ def trim(text: str, start: int, end: int) -> tuple[int, int]:
         start += 1
     while end > start and (text[end - 1].isspace() or text[end - 1] in ",;:.!?—–-\""):
         end -= 1
-    m = INTRO.match(text, start, end, timeout=TIMEOUT)
+    m = INTRO.match(text, start, end)
     if m and m.end() < end:
         start = m.end()
     return start, end
@@ -195,19 +172,18 @@ def clauses(text: str, doc: Doc | None = None, skip: list[tuple[int, int]] | Non
     """Cut ``text`` into clauses (verbatim, trimmed spans), skipping ``skip`` ranges."""
     out: list[Clause] = []
     skip = skip or []
-    for n, sm in enumerate(SENTENCE.finditer(text, timeout=TIMEOUT)):
-        s_start, s_end = sm.span()
+    for n, (s_start, s_end) in enumerate(sentences(text, trim=False)):
         if any(a <= s_start < b for a, b in skip):
             continue
-        question = sm.group().rstrip().endswith("?")
+        question = text[s_start:s_end].endswith("?")
         pieces: list[tuple[int, int, bool]] = []
         pos, joined = s_start, False
         cuts = sorted(_parse_cuts(doc, s_start, s_end))
         bounds = [(m.start(), m.end(), bool(_COORD.search(m.group())))
-                  for m in BOUNDARY.finditer(text, s_start, s_end, timeout=TIMEOUT)]
+                  for m in BOUNDARY.finditer(text, s_start, s_end)]
         for c in cuts:
             if not any(a <= c < b for a, b, _ in bounds):
-                word = regex.match(r"\w+", text[c:s_end])
+                word = guard.match(r"\w+", text[c:s_end])
                 bounds.append((c, c + (word.end() if word else 0), True))
         for a, b, coord in sorted(bounds):
             if a < pos:
@@ -261,7 +237,7 @@ def _modifiers(tok: Token) -> list[Token]:
 
 
 def np_label(head: Token) -> str | None:
-    if head.pos_ in {"PRON", "SYM"} or head.like_num or not regex.search(r"[^\W\d_]", head.text):
+    if head.pos_ in {"PRON", "SYM"} or head.like_num or not guard.search(r"[^\W\d_]", head.text):
         return None
     mods = sorted(_modifiers(head), key=lambda t: t.i)
     if head.pos_ == "PROPN" and not mods:
@@ -277,7 +253,7 @@ def label_tokens(words: list[str]) -> str | None:
     kept: list[str] = []
     for w in words:
         lw = w.lower()
-        if lw in _PREPS or not regex.match(r"\w", w):
+        if lw in _PREPS or not guard.match(r"\w", w):
             if kept:
                 break
             continue
@@ -287,7 +263,7 @@ def label_tokens(words: list[str]) -> str | None:
             continue
         if lw in _FILLER:
             continue
-        if regex.fullmatch(r"[\d.,:%-]+", w) or lw in _MODALS:
+        if guard.fullmatch(r"[\d.,:%-]+", w) or lw in _MODALS:
             continue
         kept.append(lw)
     return " ".join(kept[-3:]) if kept else None
@@ -379,19 +355,17 @@ def _features_parse(text: str, clause: Clause, span: Span) -> Features | None:
     )
 
 
-_AUX_WORDS = frozenset("am are is was were have has had will shall would could can cannot "
-                       "should may might must do does did don doesn didn not never also just "
-                       "already now then still really certainly definitely be been being "
-                       "going to able unable happy glad 'm 're 's 've 'll 'd 't won "
-                       "wouldn couldn shouldn isn aren wasn haven hasn ca".split())
-
-
-_BE_FORMS = frozenset({"am", "are", "is", "was", "were", "be", "been", "'m", "'re", "'s"})
+#: Words between a subject and its main verb: auxiliaries, negations, adverbs, and the
+#: frames "going to", "(un)able to", "happy to".
+_AUX_WORDS = BE | HAVE | DO | MODALS | CLITICS | NEGATIVE_STEMS | function_words(
+    "cannot not never also just already now then still really certainly definitely going to"
+) | words("able unable happy glad")
+_BE_FORMS = function_words("am are is was were be been 'm 're 's")
 
 
 def _features_lexical(text: str, clause: Clause) -> Features:
     words = [m.group().replace("’", "'") for m in WORD.finditer(text, clause.start,
-                                                                  clause.end, timeout=TIMEOUT)]
+                                                                  clause.end)]
     low = [w.lower() for w in words]
     subj_i = next((i for i, w in enumerate(low[:8])
                    if w in {"i", "we", "you", "they", "he", "she", "it"}), None)
@@ -405,7 +379,7 @@ def _features_lexical(text: str, clause: Clause) -> Features:
         i += 1
     verb = low[i] if i < len(low) else ""
     if aux and aux[-1] in _BE_FORMS and not (verb.endswith(("ed", "en", "ing"))
-                                              or verb in _PARTICIPLE_IRREGULAR):
+                                              or verb in PARTICIPLE_IRREGULAR):
         verb, i = "be", i - 1
     modal = next((_MODALS[a] for a in aux if a in _MODALS), "")
     if "won" in aux:
@@ -417,7 +391,7 @@ def _features_lexical(text: str, clause: Clause) -> Features:
     if ("happy" in aux or "glad" in aux) and modal in {"", "would", "will"}:
         modal = "offer"
     negated = any(a in {"not", "never", "'t", "cannot", "unable"} for a in aux)
-    participle = verb.endswith(("ed", "en")) or verb in _PARTICIPLE_IRREGULAR
+    participle = verb.endswith(("ed", "en")) or verb in PARTICIPLE_IRREGULAR
     has_have = any(a in {"have", "has", "had", "'ve"} for a in aux)
     has_be = any(a in {"am", "are", "is", "was", "were", "be", "been", "'m", "'re", "'s"}
                  for a in aux)
@@ -440,7 +414,7 @@ def _features_lexical(text: str, clause: Clause) -> Features:
 
 def _offer_frame(text: str, clause: Clause, doc: Doc | None, f: Features) -> Features:
     """Point an offer question's features at the offered verb ("... me to hold X")."""
-    m = OFFER_FRAME.match(text, clause.start, clause.end, timeout=TIMEOUT)
+    m = OFFER_FRAME.match(text, clause.start, clause.end)
     if m is None:
         return f
     label = None
@@ -449,8 +423,7 @@ def _offer_frame(text: str, clause: Clause, doc: Doc | None, f: Features) -> Fea
         for obj in (c for c in tok[0].children if c.dep_ in {"dobj", "attr"}):
                 label = label or np_label(obj)
     if label is None:
-        words = [w.group() for w in WORD.finditer(text, m.end("verb"), clause.end,
-                                                  timeout=TIMEOUT)]
+        words = [w.group() for w in WORD.finditer(text, m.end("verb"), clause.end)]
         label = label_tokens(words)
     return replace(f, person=1, verb=stem(m.group("verb")), verb_text=m.group("verb"),
                    label=label, modal="offer")

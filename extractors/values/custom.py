@@ -18,13 +18,14 @@ from collections.abc import Callable, Sequence
 import regex
 
 from extractors.errors import PatternError
+from extractors.text.guard import rx
 from extractors.values.id_patterns import VALIDATORS, IdPattern, Validator, context_words
 
 #: Keys a ``[[pattern]]`` table may hold.
 FIELDS: frozenset[str] = frozenset(
     {"name", "regex", "subtype", "score", "context", "validator", "ignore_case"})
-_NAME = regex.compile(r"[A-Za-z][\w.-]{0,63}")
-_SUBTYPE = regex.compile(r"[a-z][a-z0-9_]{0,39}")
+_NAME = rx(r"[A-Za-z][\w.-]{0,63}")
+_SUBTYPE = rx(r"[a-z][a-z0-9_]{0,39}")
 MAX_REGEX = 2000
 
 
@@ -96,10 +97,10 @@ def build_pattern(name: str, pattern: str, *, subtype: object = "reference",
     if len(pattern) > MAX_REGEX:
         raise fail(f"regex is longer than {MAX_REGEX} characters")
     try:
-        compiled = regex.compile(pattern, regex.V0 | (regex.IGNORECASE if ignore_case else 0))
+        compiled = rx(pattern, regex.V0 | (regex.IGNORECASE if ignore_case else 0))
     except regex.error as exc:
         raise fail(f"invalid regex ({exc})") from None
-    if compiled.search("", timeout=0.1) is not None:
+    if compiled.search("") is not None:
         raise fail("regex matches the empty string")
     group = "id" if "id" in compiled.groupindex else None
     check: Callable[[str], bool] | None

@@ -33,11 +33,12 @@ Rules (the reference is a calendar date; its time of day is never used):
 from __future__ import annotations
 
 import calendar
-import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
+
+from extractors.text.guard import rx
 
 #: ISO 8601 duration designators per unit (minutes and months share ``M``).
 UNIT_CODES: dict[str, tuple[str, str]] = {
@@ -299,7 +300,7 @@ def resolve_duration(count: int | str | None, unit: str | None, ref: date | None
     return value
 
 
-_DECIMAL = re.compile(r"\d{1,9}\.\d{1,6}")
+_DECIMAL = rx(r"\d{1,9}\.\d{1,6}", linear=True)
 
 
 def duration_code(count: int | Decimal, unit: str) -> str | None:

@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import regex
 
-from extractors.base import GUARD_ALWAYS_FROM, Candidate, TurnView, find_all
+from extractors.base import Candidate, TurnView
 from extractors.records import Kind
-from extractors.text import spans
+from extractors.text import guard, spans
 from extractors.text.gates import (
     ALWAYS,
     DIGIT,
@@ -48,6 +48,7 @@ from extractors.text.gates import (
     tokens,
     words_of,
 )
+from extractors.text.guard import LONG_TEXT, Guarded, find_all, rx
 from extractors.values.dateresolve import (
     DateParts,
     Segment,
@@ -149,7 +150,7 @@ class DtPattern:
     """One named, scored atom pattern. ``role`` decides how atoms merge into a phrase."""
 
     name: str
-    pattern: regex.Pattern[str]
+    pattern: Guarded
     score: float
     role: str  # date|weekday|relday|iso|daterange|time|timerange|part|duration|reldur
     #: What a turn must hold for the pattern to match at all (:mod:`extractors.text.gates`).
@@ -159,8 +160,9 @@ class DtPattern:
     starts: frozenset[str] | None = None
 
 
-def _c(body: str) -> regex.Pattern[str]:
-    return regex.compile(body, regex.VERBOSE | regex.V0)
+def _c(body: str) -> Guarded:
+    """Compile a shipped pattern: verbose, version 0, linear (``tests/test_guard.py``)."""
+    return rx(body, regex.VERBOSE | regex.V0, linear=True)
 
 
 def _starts(*words: str | Iterable[str], digits: bool = False) -> frozenset[str]:
@@ -326,13 +328,13 @@ PATTERNS: tuple[DtPattern, ...] = (
         starts=_S_DURATION),
 )
 
-_LIGHT_JOIN = regex.compile(
+_LIGHT_JOIN = rx(
     r"^(?:\s*,?\s*|\s*,?\s*(?:at|on|from|by|around|about|@|the|of)\s+|\s*\(\s*|\s*,\s*"
     r"(?:at|on|from|between)\s+)$", regex.IGNORECASE)
-_RANGE_JOIN = regex.compile(
+_RANGE_JOIN = rx(
     r"^\s*(?:-|–|—|to|until|till|til|through|thru)\s*$|^\s*(?:-|–|—)\s*$", regex.IGNORECASE)
-_AND_JOIN = regex.compile(r"^\s+and\s+$", regex.IGNORECASE)
-_BETWEEN = regex.compile(r"(?i)\bbetween\s+$")
+_AND_JOIN = rx(r"^\s+and\s+$", regex.IGNORECASE)
+_BETWEEN = rx(r"(?i)\bbetween\s+$")
 DATE_ROLES = frozenset({"date", "weekday", "relday", "iso", "daterange"})
 TIME_ROLES = frozenset({"time", "timerange"})
 
@@ -357,7 +359,7 @@ def _day(m: regex.Match[str]) -> int | None:
     if g.get("day"):
         return int(g["day"])
     if g.get("dayword"):
-        return ORDINALS.get(regex.sub(r"\s+", " ", g["dayword"].lower()))
+        return ORDINALS.get(guard.sub(r"\s+", " ", g["dayword"].lower()))
     return None
 
 
@@ -416,7 +418,7 @@ def _info(m: regex.Match[str], role: str) -> dict[str, Any]:
     if g.get("month"):
         info["month"] = MONTHS.get(g["month"].lower().rstrip("."))
         if g["month"] == "march" and g.get("day") and not g.get("year") \
-                and not regex.search(r"\d(?:st|nd|rd|th)", m.group(0)):
+                and not guard.search(r"\d(?:st|nd|rd|th)", m.group(0)):
             info["weak"] = True  # "march 5 miles": the verb, not the month
     day = _day(m)
     if day is not None:
@@ -441,9 +443,9 @@ def _info(m: regex.Match[str], role: str) -> dict[str, Any]:
         info["weekday"] = WEEKDAYS[g["weekday"].lower().rstrip(".")]
         info["weekday_rel"] = normalize_rel(g.get("rel"))
         if g.get("week"):
-            info["week_rel"] = normalize_rel(regex.sub(r"(?i)\s*week$", "", g["week"].strip()))
+            info["week_rel"] = normalize_rel(guard.sub(r"(?i)\s*week$", "", g["week"].strip()))
     elif g.get("rel") and role == "date":  # "the 9th of next month"
-        info["month_rel"] = normalize_rel(regex.sub(r"(?i)\s*month$", "", g["rel"].strip()))
+        info["month_rel"] = normalize_rel(guard.sub(r"(?i)\s*month$", "", g["rel"].strip()))
     if g.get("part"):
         info["part_word"] = g["part"]
     if g.get("relday"):
@@ -476,9 +478,9 @@ def _info(m: regex.Match[str], role: str) -> dict[str, Any]:
         if count.isdigit():
             info["count"] = int(count)
         elif count[0].isdigit():
-            info["count"] = regex.sub(r"\s*(?:to|–)\s*", "-", count)  # "1.5", "3-5": as written
+            info["count"] = guard.sub(r"\s*(?:to|–)\s*", "-", count)  # "1.5", "3-5": as written
         else:
-            info["count"] = NUMBERS.get(regex.sub(r"\s+", " ", count))  # None: "a few"
+            info["count"] = NUMBERS.get(guard.sub(r"\s+", " ", count))  # None: "a few"
         info["unit"] = _UNIT_NAMES.get(g["unit"].lower(), g["unit"].lower().rstrip("s"))
         info["working"] = bool(g.get("kindword") and
                                g["kindword"].lower().strip() in ("working", "business"))
@@ -585,7 +587,7 @@ def _subtype(chain: list[Atom], joins: list[str]) -> str:
     return "date"
 
 
-_PART_KEY = regex.compile(r"(?i)morning|afternoon|evening|night|noon|lunchtime")
+_PART_KEY = rx(r"(?i)morning|afternoon|evening|night|noon|lunchtime")
 _DATE_KEYS = ("year", "month", "day", "weekday", "weekday_rel", "week_rel", "month_rel",
               "relday", "ambiguous")
 
@@ -674,7 +676,7 @@ def _non_overlapping(atoms: list[Atom]) -> list[Atom]:
     return spans.select(preferred, lambda a: (a.start, a.end))
 
 
-_DEADLINE = regex.compile(r"(?i)(?<![\w])(?:by|before|no\s+later\s+than|not\s+later\s+than)"
+_DEADLINE = rx(r"(?i)(?<![\w])(?:by|before|no\s+later\s+than|not\s+later\s+than)"
                           r"\s+(?:the\s+end\s+of\s+)?$")
 
 
@@ -714,14 +716,14 @@ class RegexDatetimes:
         for order in orders:
             pat = self.patterns[order]
             positions = None
-            if self.prefilter and pat.starts and len(text) < GUARD_ALWAYS_FROM:
+            if self.prefilter and pat.starts and len(text) < LONG_TEXT:
                 if pat.starts not in found_at:
                     found_at[pat.starts] = start_positions(text, pat.starts)
                 positions = found_at[pat.starts]
             # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
             # texts only.
             found = (matches_from(pat.pattern, text, positions) if positions is not None
-                     else find_all(pat.pattern, text, timeout=None, name=pat.name))
+                     else find_all(pat.pattern, text, name=pat.name))
             for m in found:
                 atom = Atom(m.start(), m.end(), pat.role, pat.score, pat.name, _info(m, pat.role))
                 if _valid(atom):

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
-import regex
-
 from extractors.base import Candidate, Needs, TurnView
 from extractors.records import Kind
 from extractors.text.clauses import sentences_around
+from extractors.text.guard import Guarded, rx
 from extractors.text.nlp import doc_of
 
 if TYPE_CHECKING:
@@ -28,12 +27,12 @@ if TYPE_CHECKING:
 NAME = "entities.spacy.v1"
 SCORE = 0.4
 
-_CURRENCY = regex.compile(r"[$€£¥₹]|\b[A-Z]{3}\b|(?i:\b(?:dollars?|bucks|euros?|pounds|cents?|"
+_CURRENCY = rx(r"[$€£¥₹]|\b[A-Z]{3}\b|(?i:\b(?:dollars?|bucks|euros?|pounds|cents?|"
                           r"quid|pence)\b)")
-_PERCENT = regex.compile(r"%|(?i:\bper\s?cent)")
+_PERCENT = rx(r"%|(?i:\bper\s?cent)")
 #: A DATE/TIME entity is kept only with a calendar or clock word; bare numbers (street
 #: numbers, years, "monthly") are what spaCy's small model mislabels most.
-_DATE_WORD = regex.compile(
+_DATE_WORD = rx(
     r"\d:[0-5]\d|\d\s?(?i:am|pm)\b|\bMay\b|(?i:\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|"
     r"apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
     r"mon(?:day)?|tues?(?:day)?|wed(?:nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|"
@@ -41,7 +40,7 @@ _DATE_WORD = regex.compile(
     r"fortnight|months?|quarter)\b)")
 #: A name-like entity is an identifier only when it is code-like: a letter and a digit
 #: in one word ("KX-2231B" read as an ORG), which a product or place name never is.
-_CODE = regex.compile(r"^(?=[^\s]*\d)(?=[^\s]*[A-Za-z])[A-Za-z0-9][\w./-]*[A-Za-z0-9]$")
+_CODE = rx(r"^(?=[^\s]*\d)(?=[^\s]*[A-Za-z])[A-Za-z0-9][\w./-]*[A-Za-z0-9]$")
 
 
 class Label(NamedTuple):
@@ -49,7 +48,7 @@ class Label(NamedTuple):
 
     kind: Kind
     subtype: str
-    keep: regex.Pattern[str]
+    keep: Guarded
 
 
 #: spaCy label -> what it proposes. Number-word amounts come as MONEY, or as CARDINAL
@@ -68,7 +67,7 @@ LABELS: dict[str, Label] = {
     "FAC": Label(Kind.IDENTIFIER, "code", _CODE),
 }
 #: Where an entity could be kept: a sentence without any of these is not worth the NER.
-_WORTH = (_CURRENCY, _PERCENT, _DATE_WORD, regex.compile(r"[A-Za-z][\w./-]*\d|\d[\w./-]*[A-Za-z]"))
+_WORTH = (_CURRENCY, _PERCENT, _DATE_WORD, rx(r"[A-Za-z][\w./-]*\d|\d[\w./-]*[A-Za-z]"))
 
 
 class SpacyEntities:

@@ -14,12 +14,14 @@ unbounded ones, and every match runs under a timeout.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import regex
 
+from extractors.text import guard
 from extractors.text.gates import ALWAYS, DIGIT, Gate, gate, words_of
+from extractors.text.guard import Guarded, rx
 
 Validator = Callable[[str], bool]
 Normalizer = Callable[[str], str]
@@ -30,13 +32,13 @@ class IdPattern:
     """One named, scored identifier pattern with its optional checks."""
 
     name: str
-    pattern: regex.Pattern[str]
+    pattern: Guarded
     score: float
     family: str = "generic"
     subtype: str = "reference"
-    context: regex.Pattern[str] | None = None
-    needs: regex.Pattern[str] | None = None
-    veto: regex.Pattern[str] | None = None
+    context: Guarded | None = None
+    needs: Guarded | None = None
+    veto: Guarded | None = None
     validator: Validator | None = None
     group: str | None = None
     normalize: Normalizer | None = None
@@ -45,16 +47,16 @@ class IdPattern:
     gate: Gate = ALWAYS
 
 
-def compile_pattern(body: str) -> regex.Pattern[str]:
-    """Compile a shipped pattern body (verbose, version 0 syntax)."""
-    return regex.compile(body, regex.VERBOSE | regex.V0)
+def compile_pattern(body: str) -> Guarded:
+    """Compile a shipped pattern body: verbose, version 0, linear (``tests/test_guard.py``)."""
+    return rx(body, regex.VERBOSE | regex.V0, linear=True)
 
 
-def context_words(words: tuple[str, ...] | list[str]) -> regex.Pattern[str]:
+def context_words(words: Sequence[str]) -> Guarded:
     """Return a regex that finds any of ``words`` (escaped, case-insensitive) in a window."""
     alternatives = "|".join(regex.escape(w.strip()).replace(r"\ ", r"\s+")
                             for w in sorted(words, key=len, reverse=True) if w.strip())
-    return regex.compile(rf"(?i)(?<!\w)(?:{alternatives})(?!\w)")
+    return rx(rf"(?i)(?<!\w)(?:{alternatives})(?!\w)")
 
 
 # --- validators ---------------------------------------------------------------------------
@@ -73,7 +75,7 @@ _IBAN_LENGTHS: dict[str, int] = {
 
 def compact(value: str) -> str:
     """Return ``value`` upper-cased without spaces and dashes."""
-    return regex.sub(r"[\s-]", "", value).upper()
+    return guard.sub(r"[\s-]", "", value).upper()
 
 
 def valid_iban(value: str) -> bool:
@@ -81,7 +83,7 @@ def valid_iban(value: str) -> bool:
     iban = compact(value)
     if len(iban) < 15 or _IBAN_LENGTHS.get(iban[:2]) not in (None, len(iban)):
         return False
-    if not regex.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", iban):
+    if not guard.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", iban):
         return False
     digits = "".join(str(int(ch, 36)) for ch in iban[4:] + iban[:4])
     return int(digits) % 97 == 1
@@ -104,8 +106,8 @@ def valid_luhn(value: str) -> bool:
 def valid_container(value: str) -> bool:
     """Return True if ``value`` is an ISO 6346 freight container number with a valid
     check digit ("CSQU 305438-3")."""
-    code = regex.sub(r"[\s-]", "", value)
-    if not regex.fullmatch(r"[A-Z]{3}[UJZ]\d{7}", code):
+    code = guard.sub(r"[\s-]", "", value)
+    if not guard.fullmatch(r"[A-Z]{3}[UJZ]\d{7}", code):
         return False
     values, n = {}, 10
     for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
@@ -215,7 +217,7 @@ RAIL_PRODUCTS: frozenset[str] = frozenset("EC IC ICE IR IRE RE RB RJ RJX TGV EN 
 HTTP_STATUSES: frozenset[str] = frozenset(
     "200 201 202 204 301 302 303 304 307 308 400 401 403 404 405 406 408 409 410 411 412 413 "
     "415 418 422 425 429 500 501 502 503 504 505 507 508 520 521 522 523 524".split())
-_TRAVEL_TURN = regex.compile(
+_TRAVEL_TURN = rx(
     r"(?i)\b(?:flights?|flying|fly|flew|airlines?|airport|boarding|board|gate|layover|"
     r"connections?|connecting|depart(?:s|ed|ing|ure)?|arriv(?:e|es|ed|ing|al)|lands?|landing|"
     r"leaves|leaving|rebook(?:ed|ing)?|trains?|rail|railway|platform|terminal|fares?|seats?|"
@@ -236,14 +238,14 @@ _GIT_TURN = (r"(?i)(?<![A-Za-z])(?:git|commits?|committed|revisions?|alembic|mig
 _WORK_TURN = (r"(?i)\b(?:tickets?|issues?|jira|bugs?|branch(?:es)?|commits?|PRs?|pull\ requests?|"
               r"merge|fix(?:es|ed)?|deploy\w*|tests?|repo|sprint|stor(?:y|ies)|epics?|backlog|"
               r"migrations?|releases?|hotfix|regression)\b")
-_CODE_TURN = regex.compile(
+_CODE_TURN = rx(
     r"(?i)(?:(?<!\w)\.env\b|\b(?:env(?:ironment)?|variables?|secrets?|config(?:uration)?|"
     r"export|CI|pipeline|deploy(?:ed|ment)?|yaml|docker|container|repo(?:sitory)?|build|job|"
     r"commit|push(?:ed)?|settings?|code|script)\b)")
-_HTTP_TURN = regex.compile(
+_HTTP_TURN = rx(
     r"(?i)\b(?:https?|api|endpoint|url|server|gateway|nginx|proxy|load\ balancer|request|"
     r"response|health|staging|prod|service|site|page)\b|https?://")
-_IT_TURN = regex.compile(
+_IT_TURN = rx(
     r"(?i)\b(?:host|server|service|deploy(?:ed)?|crash(?:ed)?|ssh|container|pod|node|cluster|"
     r"gateway|api|staging|prod(?:uction)?|logs?|vm|instance|machine|restart(?:ed)?)\b")
 _DB_CONTEXT = (r"(?i)\b(?:sql|database|db|query|queries|schema|migrations?|columns?|rows?|"
@@ -302,7 +304,7 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"(?<![A-Za-z])(?i:ending(?:\ in)?|ends\ (?:in|with)|last\ (?:four|4)"
         r"(?:\ digits)?(?:\ are)?)"
         r"\W{1,3}(?P<id>\d{4})(?![\w-]|[.,]\d)"), 0.85, "generic", "card",
-        context=regex.compile(r"(?i)\b(?:card|visa|mastercard|amex|debit|credit|account)\b"),
+        context=rx(r"(?i)\b(?:card|visa|mastercard|amex|debit|credit|account)\b"),
         group="id", normalize=lambda v: "****" + v,
         gate=gate(DIGIT, "ending ends last", "card visa mastercard amex debit credit account")),
     IdPattern("phone_international", _c(
@@ -319,7 +321,7 @@ PATTERNS: tuple[IdPattern, ...] = (
         gate=gate(DIGIT)),
     IdPattern("ipv4", _c(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)"), 0.9, "generic",
               "ip", validator=valid_ipv4,
-              veto=regex.compile(r"(?i)\b(?:version|v|release|build|python|node)\W{0,3}$"),
+              veto=rx(r"(?i)\b(?:version|v|release|build|python|node)\W{0,3}$"),
         gate=gate("<w.w>", DIGIT)),
     IdPattern("ipv6", _c(
         r"(?<![\w:.])(?=[0-9A-Fa-f:]{0,39}[0-9A-Fa-f])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}"
@@ -402,7 +404,7 @@ PATTERNS: tuple[IdPattern, ...] = (
         gate=gate("%")),
     IdPattern("env_name", _c(r"(?<![\w$%-])[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,6}(?![\w-])"),
               0.75, "generic", "env_var",
-              context=regex.compile(r"(?i)\b(?:env(?:ironment)?|variables?|vars?|export|"
+              context=rx(r"(?i)\b(?:env(?:ironment)?|variables?|vars?|export|"
                                     r"set|unset|secrets?|config|\.env)\b"),
         gate=gate("_", "env environment variable variables var vars export set unset secret "
                        "secrets config")),
@@ -422,12 +424,12 @@ PATTERNS: tuple[IdPattern, ...] = (
         gate=gate("run running runs ran execute executing exec type typing")),
     IdPattern("table_before", _c(
         r"(?i:\btables?)\ [`'\"]?(?P<id>[A-Za-z_][\w.]{0,63})[`'\"]?(?![\w])"), 0.8, "table",
-        "table", group="id", needs=regex.compile(_DB_CONTEXT),
+        "table", group="id", needs=rx(_DB_CONTEXT),
         gate=gate("table tables")),
     IdPattern("table_after", _c(
         r"(?i:\b(?:the|a|an|our|your|this|that|each|every))\ [`'\"]?(?P<id>[A-Za-z_][\w.]{0,63})"
         r"[`'\"]?\ (?i:table)\b"), 0.8, "table", "table", group="id",
-        needs=regex.compile(_DB_CONTEXT),
+        needs=rx(_DB_CONTEXT),
         gate=gate("table")),
     IdPattern("flight_spaced", _c(
         r"(?<![\w-])(?P<id>[A-Z][A-Z0-9]\ \d{1,4})(?![\w-]|[.,:]\d)"), 0.86, "generic", "flight",
@@ -443,7 +445,7 @@ PATTERNS: tuple[IdPattern, ...] = (
     IdPattern("version_semver", _c(
         r"(?<![\w.-])v?\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[0-9A-Za-z]{1,20}(?:\.[0-9A-Za-z]{1,20}){0,3})?"
         r"(?![\w-]|\.\d)"), 0.8, "generic", "version", validator=_looks_like_version,
-        veto=regex.compile(r"(?i)\b(?:section|sections|clause|chapter|article|paragraph|para|"
+        veto=rx(r"(?i)\b(?:section|sections|clause|chapter|article|paragraph|para|"
                            r"step|figure|fig|table|appendix|rule|§)\W{0,3}$"),
         normalize=lambda v: v.lstrip("vV"),
         gate=gate("<w.w>", DIGIT)),
@@ -463,16 +465,16 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"(?P<id>main|master|develop|trunk)(?![\w/-])"
         r"(?!\ (?!(?:branch|after|before|and|or|but|so|then|once|first|now|today|when|if|"
         r"with|again|too)\b)[a-z])"), 0.8, "generic",
-        "branch", group="id", needs=regex.compile(_GIT_TURN),
+        "branch", group="id", needs=rx(_GIT_TURN),
         gate=gate("main master develop trunk", _GIT_WORDS)),
     IdPattern("git_branch_prefixed", _c(
         r"(?<![\w/.-])(?P<id>(?:feature|feat|fix|bugfix|hotfix|release|releases|chore|topic)"
         r"/[\w.-]{0,99}[\w-](?:/[\w.-]{0,99}[\w-]){0,3})(?![\w/-]|\.\w)"), 0.8, "generic",
-        "branch", group="id", needs=regex.compile(_GIT_TURN),
+        "branch", group="id", needs=rx(_GIT_TURN),
         gate=gate("/", "feature feat fix bugfix hotfix release releases chore topic", _GIT_WORDS)),
     IdPattern("git_sha_turn", _c(
         r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[a-f]*\d)[0-9a-f]{7,12}(?![\w-])"), 0.6, "generic",
-        "commit", needs=regex.compile(_GIT_TURN),
+        "commit", needs=rx(_GIT_TURN),
         gate=gate("<h0>", _GIT_WORDS)),
     IdPattern("dotfile", _c(
         rf"(?<![\w/.@-])\.(?:{_DOTFILES})"
@@ -497,7 +499,7 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"(?i:\b(?:relation|tables?|index(?:es)?|views?|creates?|created|drops?|dropped|"
         r"truncate|alter|join|into|update|sequence))\ (?:the\ |table\ |index\ )?[`'\"]?"
         r"(?P<id>[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6})(?![\w-])"), 0.78, "generic",
-        "table", group="id", needs=regex.compile(_DB_CONTEXT),
+        "table", group="id", needs=rx(_DB_CONTEXT),
         gate=gate("_")),
     IdPattern("slash_reference", _c(
         r"(?<![\w/.-])[A-Z]{1,6}(?:/[A-Z0-9]{1,12}){1,4}(?![\w/-])"), 0.8, "code",
@@ -514,14 +516,14 @@ PATTERNS: tuple[IdPattern, ...] = (
         r"(?<![\w/.-])(?P<id>(?!(?:UTF|SHA|ISO|RFC|COVID|GPT|AES|MD|TLS|SSL|HTTP|IPV|CVE|ECMA|ES|"
         r"PEP|BS|EN|IEC|ANSI|IEEE|DDR|USB|LTE|PCI|RAID|WPA|MP|COM|SCSI|PS|UC|TH|ST|ND|RD)-)"
         r"[A-Z][A-Z0-9]{1,9}-\d{1,6})(?![\w-]|\.\d)"), 0.7, "generic", "ticket", group="id",
-        needs=regex.compile(_WORK_TURN),
+        needs=rx(_WORK_TURN),
         gate=gate(DIGIT, "-")),
     IdPattern("prefixed_token", _c(
         r"(?<![\w-])[a-z]{2,8}_(?:[a-z]{2,8}_)?(?=[A-Za-z0-9]{0,60}\d)(?=[A-Za-z0-9]{0,60}[A-Z])"
         r"[A-Za-z0-9]{6,60}(?![\w-])"), 0.8, "generic",
         gate=gate(DIGIT, "_")),
     IdPattern("eticket", _c(r"(?<![\w-])\d{3}[-\ ]?\d{10}(?![\w-]|[.,]\d)"), 0.85, "generic",
-              "ticket", context=regex.compile(r"(?i)\b(?:e-?tickets?|tickets?)\b"),
+              "ticket", context=rx(r"(?i)\b(?:e-?tickets?|tickets?)\b"),
         gate=gate("<ddd>", "ticket tickets eticket etickets")),
     IdPattern("vehicle_plate", _c(
         r"(?i:\b(?:registration|reg\.?|plates?|licen[cs]e\ plate|number\ plate|vehicle|car))"

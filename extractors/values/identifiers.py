@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, ClassVar
 import phonenumbers
 import regex
 
-from extractors.base import Candidate, TurnView, find_all
+from extractors.base import Candidate, TurnView
 from extractors.records import Kind
-from extractors.text import spans
+from extractors.text import guard, spans
 from extractors.text.gates import GateIndex, tokens
+from extractors.text.guard import find_all, rx
+from extractors.text.lexicon import function_words, words
 from extractors.values.id_patterns import PATTERNS, TOOLS, IdPattern
 
 if TYPE_CHECKING:
@@ -31,7 +33,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NAME = "identifiers.regex.v1"
-TIMEOUT = 1.0
 
 #: Context nouns (and verb forms) that name what a code identifies, mapped to a label.
 SPECIFIC_NOUNS: dict[str, str] = {
@@ -62,52 +63,52 @@ PHONE_NOUNS: dict[str, str] = {
     "telephone": "phone", "tel": "phone", "fax": "fax", "landline": "phone",
     "whatsapp": "mobile", "hotline": "hotline", "helpline": "hotline", "office": "office",
 }
-_PHONE_CONTEXT = regex.compile(
+_PHONE_CONTEXT = rx(
     r"(?i)\b(?:phone|mobile|cell(?:phone)?|tele?phone|tel|fax|landline|whatsapp|hotline|"
     r"helpline|call(?:ed|ing)?|dial(?:led|ing)?|ring|text|sms|reach(?:ed|ing)?|contact(?:ed|ing)?|"
     r"number|no)\b\W{0,3}(?:\w+\W{1,3}){0,6}$"
 )
-_PHONE_CONTEXT_STRICT = regex.compile(
+_PHONE_CONTEXT_STRICT = rx(
     r"(?i)\b(?:phone|mobile|cell(?:phone)?|tele?phone|tel|fax|landline|whatsapp|call|dial)"
     r"\b\W{0,3}(?:\w+\W{1,3}){0,4}$"
 )
 
-_DATE_SHAPE = regex.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$|^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$")
-_WORD_RE = regex.compile(r"[A-Za-z][A-Za-z'-]*")
-_SENTENCE_BREAK = regex.compile(r"[.!?;](?=\s|$)|\n")
-_JSON_KEY = regex.compile(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\[?\s*\"?\s*$")
-_KEY_SUFFIX = regex.compile(r"(?i)[_-]?(?:id|ids|ref|reference|number|no|code|num)$")
-_HEX_COLOR = regex.compile(r"^#[0-9A-F]{6}$|^#[0-9A-F]{3}$")
-_HASH_CONTEXT = regex.compile(
+_DATE_SHAPE = rx(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$|^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$")
+_WORD_RE = rx(r"[A-Za-z][A-Za-z'-]*")
+_SENTENCE_BREAK = rx(r"[.!?;](?=\s|$)|\n")
+_JSON_KEY = rx(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\[?\s*\"?\s*$")
+_KEY_SUFFIX = rx(r"(?i)[_-]?(?:id|ids|ref|reference|number|no|code|num)$")
+_HEX_COLOR = rx(r"^#[0-9A-F]{6}$|^#[0-9A-F]{3}$")
+_HASH_CONTEXT = rx(
     r"(?i)\b(?:commit|sha|hash|revision|rev|checksum|cherry-pick|revert|checkout|reset|"
     r"bisect|show|blame|diff|deploy|deployed|deploying|rollback|build|release)\b\W{0,3}"
     r"(?:\w+\W{1,3}){0,2}$")
-_GIT_CONTEXT = regex.compile(
+_GIT_CONTEXT = rx(
     r"(?i)\b(?:git|merge[ds]?|merging|commit(?:s|ted)?|checkout|rebase|push(?:ed)?|pull|"
     r"PR|repo|upstream|origin)\b")
-_TABLE_AFTER_SHAPE = regex.compile(r"(?i)\b(?:the|a|an|our|your|this|that|each|every)\s+"
+_TABLE_AFTER_SHAPE = rx(r"(?i)\b(?:the|a|an|our|your|this|that|each|every)\s+"
                                    r"[`'\"]?[\w.]+[`'\"]?\s*$")
-_CSS_CONTEXT = regex.compile(
+_CSS_CONTEXT = rx(
     r"(?i)\b(?:colou?rs?|background|css|hex|rgb|fill|stroke|border|shade|palette)\b")
 #: First words of an SQL statement written in backticks ("`SELECT ... FROM ...`").
 _SQL_HEADS = frozenset(
     "SELECT INSERT UPDATE DELETE CREATE DROP ALTER WITH EXPLAIN TRUNCATE GRANT REVOKE VACUUM "
     "ANALYZE REINDEX".split())
-_IBAN_SHAPE = regex.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
+_IBAN_SHAPE = rx(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
 #: Words that end a command written after "run" ("run pytest -k slow and then ...").
-_COMMAND_STOP = frozenset(
+_COMMAND_STOP = function_words(
     "and then to before after first again now please instead but so if when which it on in "
-    "for from once until while or".split())
+    "for from once until while or")
 #: Words that cannot be a table or branch name ("a table for two", "branch of the bank").
-_NAME_STOP = frozenset(
-    "the a an for of at with is are was near by and or to in on that this which top it "
-    "its there here where from next called named".split())
-_FLAG = regex.compile(r"^--?[A-Za-z]")
-_SCRIPT = regex.compile(r"^(?:\./|\.\./|~/|/)|\.(?:sh|py|js|ts|rb|pl|ps1|bat)$")
-_ADDRESS_UNIT = regex.compile(
+_NAME_STOP = function_words(
+    "the a an for of at with is are was near by and or to in on that this which it "
+    "its there here where from next") | words("top called named")
+_FLAG = rx(r"^--?[A-Za-z]")
+_SCRIPT = rx(r"^(?:\./|\.\./|~/|/)|\.(?:sh|py|js|ts|rb|pl|ps1|bat)$")
+_ADDRESS_UNIT = rx(
     r"(?i)\b(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|way|court|ct|"
     r"place|pl|suite|ste|apt|apartment|unit|floor|highway|hwy|alameda|plaza)\.?,?\s*$")
-_PATH_CONTEXT = regex.compile(
+_PATH_CONTEXT = rx(
     r"(?i)\b(?:touch|edit|in|under|into|from|inside|modify|change|open|delete|remove|create|"
     r"directory|folder|dir|cd|ls|mkdir|rm)\s+[`'\"]?$")
 #: First segments that make a one-segment absolute path ("/tmp") a path, not "/month".
@@ -156,7 +157,7 @@ def _phone_label(text: str, start: int) -> str | None:
 
 def _best_phone(raw: str, region: str | None) -> tuple[int, str] | None:
     """Return (length kept, E.164) of the longest valid (else possible) prefix of ``raw``."""
-    cuts = [m.start() for m in regex.finditer(r"[\s.-]\d", raw)] + [len(raw)]
+    cuts = [m.start() for m in guard.finditer(r"[\s.-]\d", raw)] + [len(raw)]
     fallback: tuple[int, str] | None = None
     for cut in sorted(set(cuts), reverse=True):
         piece = raw[:cut]
@@ -218,7 +219,7 @@ class RegexIdentifiers:
         for order in orders:
             # Shipped patterns are linear (tests/test_value_properties.py): guarded on
             # long texts only.
-            for m in find_all(shipped[order].pattern, text, timeout=None,
+            for m in find_all(shipped[order].pattern, text,
                               name=shipped[order].name, where=f"turn {turn.number}"):
                 item = self._accept(text, m, shipped[order], order)
                 if item is not None:
@@ -227,7 +228,7 @@ class RegexIdentifiers:
             if self.prefilter and not pat.gate.admits(present):
                 continue
             # A user's pattern is not known to be linear: it always runs under the guard.
-            for m in find_all(pat.pattern, text, timeout=TIMEOUT, name=pat.name,
+            for m in find_all(pat.pattern, text, name=pat.name,
                               where=f"turn {turn.number}"):
                 item = self._accept(text, m, pat, order)
                 if item is not None:
@@ -321,7 +322,7 @@ class RegexIdentifiers:
         if pat.family == "phone_context":
             context = _PHONE_CONTEXT_STRICT if " " not in raw and "-" not in raw \
                 else _PHONE_CONTEXT
-            groups = len(regex.findall(r"\d+", raw))
+            groups = len(guard.findall(r"\d+", raw))
             if digits < 8 or not (context.search(before) or _JSON_KEY.search(before)
                                   or groups >= 5):
                 return None
@@ -340,11 +341,11 @@ class RegexIdentifiers:
         raw = m.group(0).rstrip(".,;:")
         if not raw or not any(ch.isalpha() for ch in raw):
             return None
-        segments = [s for s in regex.split(r"[/\\]", raw) if s]
+        segments = [s for s in guard.split(r"[/\\]", raw) if s]
         if not segments:
             return None
         if pat.name == "path_relative":
-            has_ext = regex.search(r"\.[A-Za-z][A-Za-z0-9]{0,7}$", segments[-1]) is not None
+            has_ext = guard.search(r"\.[A-Za-z][A-Za-z0-9]{0,7}$", segments[-1]) is not None
             if not (has_ext or raw.endswith("/") or len(segments) >= 3):
                 return None
             if any(s.isdigit() for s in segments):
@@ -427,10 +428,10 @@ def _command_end(text: str, m: regex.Match[str], pat: IdPattern, start: int,
     flags = any(_FLAG.match(t) for t in tokens[1:])
     sql = pat.name == "command_backticks" and head.upper() in _SQL_HEADS and len(tokens) >= 3
     if not (head in TOOLS or _SCRIPT.search(head) or sql or
-            (flags and regex.fullmatch(r"[a-z][\w.-]{0,40}", head))):
+            (flags and guard.fullmatch(r"[a-z][\w.-]{0,40}", head))):
         if pat.name == "command_backticks":
             before = _sentence_before(text, m.start(), 30)
-            if not (len(tokens) >= 2 and regex.search(r"(?i)\b(?:run|running|execute|type|"
+            if not (len(tokens) >= 2 and guard.search(r"(?i)\b(?:run|running|execute|type|"
                                                       r"command)\W{0,3}$", before)):
                 return None
         else:

@@ -28,6 +28,8 @@ from decimal import MAX_PREC, Decimal, InvalidOperation, localcontext
 
 import regex
 
+from extractors.text import guard
+
 #: Group separators besides ``,`` and ``.``: NBSP, narrow NBSP, thin space, apostrophes.
 _SPACES = "\u00a0\u202f\u2009"
 _APOS = "'\u2019"
@@ -168,7 +170,7 @@ def _grouped(whole: str, sep: str, fraction: str) -> Decimal | None:
 def parse_words(raw: str) -> Decimal | None:
     """Parse a spelled-out number ("one hundred and sixteen"); None if malformed."""
     total, current, seen = 0, 0, False
-    for word in regex.split(r"[\s-]+", raw.lower()):
+    for word in guard.split(r"[\s-]+", raw.lower()):
         if word in ("a", "an"):
             current = max(current, 1)
             continue

@@ -30,31 +30,31 @@ from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
-from extractors.base import Candidate, TurnView, find_all
+from extractors.base import Candidate, TurnView
 from extractors.records import Kind, Money
+from extractors.text.guard import find_all, rx
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 NAME = "toolfields.json.v1"
-TIMEOUT = 1.0
 SCORE = 0.85
 
-PAIR = regex.compile(
+PAIR = rx(
     r'"(?P<key>[A-Za-z][A-Za-z0-9_ .\-]{0,63})"\s*:\s*'
     r'(?:(?P<num>-?\d{1,18}(?:\.\d{1,12})?(?:[eE][+-]?\d{1,3})?)(?![\w.])'
     r'|"(?P<str>(?:[^"\\\n]|\\.){1,300})")'
 )
-CURRENCY_FIELD = regex.compile(r'"currency(?:_code)?"\s*:\s*"(?P<code>[A-Za-z]{3})"')
-_CODE = regex.compile(r"\d|^[A-Z][A-Z0-9_-]{3,}$")
-_DIGIT = regex.compile(r"\d")
-_DECIMAL_STRING = regex.compile(r"-?\d{1,18}(?:\.\d{1,12})?")
-_CENTS = regex.compile(r"-?\d{1,15}\.\d{2}")
+CURRENCY_FIELD = rx(r'"currency(?:_code)?"\s*:\s*"(?P<code>[A-Za-z]{3})"')
+_CODE = rx(r"\d|^[A-Z][A-Z0-9_-]{3,}$")
+_DIGIT = rx(r"\d")
+_DECIMAL_STRING = rx(r"-?\d{1,18}(?:\.\d{1,12})?")
+_CENTS = rx(r"-?\d{1,15}\.\d{2}")
 #: An ISO 8601 month, date or date-time, kept as the value of a date field as written.
-_ISO_DATE = regex.compile(
+_ISO_DATE = rx(
     r"(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?:-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d"
     r"(?:\.\d{1,6})?)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?)?")
-_SPLIT = regex.compile(r"[_ .\-]+|(?<=[a-z])(?=[A-Z])")
+_SPLIT = rx(r"[_ .\-]+|(?<=[a-z])(?=[A-Z])")
 
 CURRENCY_CODES = frozenset(
     "eur usd gbp chf jpy cny inr aud cad nzd sek nok dkk pln czk huf brl mxn zar sgd hkd".split()
@@ -162,10 +162,10 @@ class ToolFields:
         if not _looks_structured(turn):
             return []
         text = turn.text
-        currency_match = CURRENCY_FIELD.search(text, timeout=TIMEOUT)
+        currency_match = CURRENCY_FIELD.search(text)
         currency = currency_match.group("code").upper() if currency_match else None
         out: list[Candidate] = []
-        for m in find_all(PAIR, text, timeout=TIMEOUT, name=NAME, where=f"turn {turn.number}"):
+        for m in find_all(PAIR, text, name=NAME, where=f"turn {turn.number}"):
             typed = classify(m.group("key"))
             if typed is None and currency and _CENTS.fullmatch(m.group("num") or m.group("str")
                                                                or "") and _plain_key(m):
