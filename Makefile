@@ -20,8 +20,11 @@ demo: $(STAMP)
 	@$(BIN)/scratchpad render --thread espresso
 	@$(BIN)/scratchpad open --thread espresso
 
+# ruff, the type checker, and the import contract (the layers of pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check scratchpad extractors schemas tests benchmarks
+	$(BIN)/pyright
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/python -m pytest

@@ -99,9 +99,9 @@ def main() -> None:
     presidio_load = time.perf_counter() - started
 
     split = {"annotate": 0.0, "needs": 0.0, "extract": 0.0, "store": 0.0}
-    timed(pad, "_annotate", split, "annotate")
-    timed(pad, "needs", split, "needs")
-    timed(pad, "_process", split, "extract")
+    timed(pad.processor, "annotate", split, "annotate")
+    timed(pad.processor, "needs", split, "needs")
+    timed(pad.processor, "process", split, "extract")
     timed(pad.store, "add_turn", split, "store")
     ours: list[float] = []
     theirs: list[float] = []

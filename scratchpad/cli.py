@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import click
 
@@ -66,6 +66,15 @@ def patterns_option(fn: F) -> F:
     )(fn)
 
 
+def given_schemas_option(fn: F) -> F:
+    return click.option(
+        "--schema", "given_schemas", multiple=True, metavar="MODULE:CLASS",
+        help="A schema of your own attached to the thread, to load (repeatable). Shipped "
+             "and installed schemas load without it; a module:Class read from the "
+             "database is never imported unless given here.",
+    )(fn)
+
+
 def reference_option(fn: F) -> F:
     return click.option(
         "--reference-date", "reference_date", type=click.DateTime(["%Y-%m-%d",
@@ -89,20 +98,20 @@ def _names(value: str | None) -> list[str] | None:
 
 def _open_pad(db_path: str, extractors: str | None = None, model: str | None = None,
               reference_date: datetime | None = None, date_order: str | None = None,
-              patterns: str | None = None) -> Scratchpad:
+              patterns: str | None = None, schemas: tuple[str, ...] = ()) -> Scratchpad:
     return Scratchpad(db_path, extractors=_names(extractors), model=model,
-                      patterns=[patterns] if patterns else [],
+                      patterns=[patterns] if patterns else [], schemas=schemas,
                       reference_date=reference_date, date_order=date_order)  # type: ignore[arg-type]
 
 
-def _read_pad(db_path: str) -> Scratchpad:
+def _read_pad(db_path: str, schemas: tuple[str, ...] = ()) -> Scratchpad:
     """Open an existing database for reading (no extractors are set up)."""
     from pathlib import Path
 
     if db_path != ":memory:" and not Path(db_path).exists():
         raise ScratchpadError(f"No database at {db_path!r}. Run 'scratchpad ingest' first "
                               f"or pass --db.")
-    return Scratchpad(db_path, extractors=[])
+    return Scratchpad(db_path, extractors=[], schemas=schemas)
 
 
 def _print_json(obj: Any) -> None:
@@ -149,7 +158,8 @@ def ingest(file: str, thread: str, rebuild: bool, schemas: tuple[str, ...], db_p
         scratchpad ingest examples/espresso.jsonl --thread espresso --schema refund
     """
     messages = read_messages(file)
-    with _open_pad(db_path, extractors, model, reference_date, date_order, patterns) as pad:
+    with _open_pad(db_path, extractors, model, reference_date, date_order, patterns,
+                   schemas) as pad:
         for name in schemas:
             pad.attach(thread, name)
         result = pad.ingest(thread, messages, rebuild=rebuild)
@@ -197,7 +207,8 @@ def records(thread: str, kind: tuple[str, ...], status: tuple[str, ...], as_json
               show_default=True, help="Order by thread and turn, or oldest first.")
 @db_option
 @_handle_errors
-def open_(thread: str | None, as_json: bool, sort_by: str, db_path: str) -> None:
+def open_(thread: str | None, as_json: bool, sort_by: Literal["thread", "age"],
+          db_path: str) -> None:
     """List open and deferred questions, with their age in turns (and time, when the
     messages carry timestamps), and the required fields attached schemas still miss.
 
@@ -240,15 +251,17 @@ def _duration(seconds: float) -> str:
 @click.option("--max-tokens", type=click.IntRange(min=1), default=None,
               help="Token cap; lowest-priority lines are left out first.")
 @db_option
+@given_schemas_option
 @_handle_errors
-def render(thread: str, max_tokens: int | None, db_path: str) -> None:
+def render(thread: str, max_tokens: int | None, db_path: str,
+           given_schemas: tuple[str, ...]) -> None:
     """Print the carried-forward block of a thread.
 
     Example:
 
         scratchpad render --thread espresso --max-tokens 300
     """
-    with _read_pad(db_path) as pad:
+    with _read_pad(db_path, given_schemas) as pad:
         click.echo(pad.render(thread, max_tokens=max_tokens), nl=False)
 
 
@@ -277,10 +290,12 @@ def render(thread: str, max_tokens: int | None, db_path: str) -> None:
               help="SQLite file to keep the thread in (default: in memory).")
 @extractors_option
 @model_option
+@given_schemas_option
 @_handle_errors
 def compact(file: str, thread: str, window: int, trigger: float, keep_recent: int,
             summarizer: str, llm_base_url: str | None, llm_model: str, summary_timeout: float,
-            db_path: str, extractors: str | None, model: str | None) -> None:
+            db_path: str, extractors: str | None, model: str | None,
+            given_schemas: tuple[str, ...]) -> None:
     """Compact a conversation to fit a context window: system prompt, carried-forward
     block with a summary below it, recent turns. Prints the messages as JSONL (in the
     input's format) on stdout and one JSON log line on stderr.
@@ -302,7 +317,7 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
         chosen = InstructorSummarizer(base_url=llm_base_url, model=llm_model,
                                       timeout=summary_timeout)
     messages = [m.raw for m in read_messages(file)]
-    with _open_pad(db_path, extractors, model) as pad:
+    with _open_pad(db_path, extractors, model, schemas=given_schemas) as pad:
         result = run_compact(messages, pad=pad, thread=thread, window=window,
                              trigger=trigger, keep_recent=keep_recent, summarizer=chosen,
                              timeout=summary_timeout)

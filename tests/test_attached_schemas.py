@@ -4,15 +4,18 @@ their missing required fields are open items; their fields head the block."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from click.testing import CliRunner
 
 from schemas import Refund
+from schemas.registry import UnknownSchemaError, UntrustedSchemaError
 from scratchpad import Scratchpad
 from scratchpad.cli import cli
 from scratchpad.errors import ScratchpadError
-from scratchpad.store import Store
+from scratchpad.store import StoredTurn
+from scratchpad.store.sqlite import SQLiteStore as Store
 from tests.conftest import GOLDEN, check_golden
 
 
@@ -128,8 +131,51 @@ def test_a_thread_rebuilt_or_dropped_loses_its_state_rows(tmp_path, espresso_mes
 
 def test_an_attached_schema_that_no_longer_loads_fails_before_any_write(tmp_path) -> None:
     db = tmp_path / "s.db"
-    with Scratchpad(db) as pad:
+    with Scratchpad(db, schemas=["tests.test_schemas:Parcel"]) as pad:
+        pad.store.attach_schema("t", "tests.test_schemas:Parcel", "state_parcel")
         pad.store.attach_schema("t", "no_such_module:Gone", "state_gone")
-        with pytest.raises(ScratchpadError, match="Cannot load schema"):
+        with pytest.raises(ScratchpadError, match="'no_such_module:Gone' attached"):
             pad.ingest("t", [{"role": "user", "content": "Order A-1."}])
         assert pad.store.turn_count("t") == 0
+
+
+def test_a_schema_name_read_from_the_database_is_never_imported(tmp_path, monkeypatch) -> None:
+    """A database file does not decide what code runs: a stored module:Class that this
+    process was not given is an error naming it, and its module is not imported."""
+    (tmp_path / "planted_schema.py").write_text(
+        "import builtins\nbuiltins.PLANTED_RAN = True\n"
+        "from schemas import DomainState\nclass Planted(DomainState):\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    db = tmp_path / "s.db"
+    with Scratchpad(db) as pad:
+        pad.store.attach_schema("t", "planted_schema:Planted", "state_planted")
+    for call in ("ingest", "render"):
+        with Scratchpad(db) as pad:
+            with pytest.raises(UntrustedSchemaError, match="'planted_schema:Planted'"):
+                if call == "ingest":
+                    pad.ingest("t", [{"role": "user", "content": "Order A-1."}])
+                else:
+                    pad.store.add_turn(StoredTurn("t", 1, "user", "x", "h", 1, {}), [], [], [])
+                    pad.render("t")
+    assert "planted_schema" not in sys.modules
+    assert not hasattr(__import__("builtins"), "PLANTED_RAN")
+    # given by the operator, it loads: in Python ...
+    with Scratchpad(db, schemas=["planted_schema:Planted"]) as pad:
+        assert [c.__name__ for c in pad.attached("t")] == ["Planted"]
+    # ... and on the command line
+    runner = CliRunner()
+    out = runner.invoke(cli, ["render", "--thread", "t", "--db", str(db)])
+    assert out.exit_code == 1 and "'planted_schema:Planted'" in out.stderr
+    assert out.stderr.count("\n") == 1
+    out = runner.invoke(cli, ["render", "--thread", "t", "--db", str(db),
+                              "--schema", "planted_schema:Planted"])
+    assert out.exit_code == 0, out.output
+
+
+def test_a_given_module_class_must_be_a_domain_state(tmp_path) -> None:
+    with pytest.raises(UnknownSchemaError, match="'tests.test_schemas:pin' is not a DomainState"):
+        Scratchpad(tmp_path / "s.db", schemas=["tests.test_schemas:pin"])
+    runner = CliRunner()
+    out = runner.invoke(cli, ["attach", "--schema", "pathlib:Path", "--thread", "t", "--db",
+                              str(tmp_path / "s.db")])
+    assert out.exit_code == 1 and "'pathlib:Path' is not a DomainState subclass" in out.stderr

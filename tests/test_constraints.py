@@ -14,7 +14,7 @@ from extractors.dialogue.constraints import (
     analyze_constraints,
 )
 from extractors.text.nlp import load
-from scratchpad.pipeline import _to_record
+from scratchpad.extraction import to_record as _to_record
 from scratchpad.records import Kind, Record, Status
 
 

@@ -69,13 +69,13 @@ def test_reference_date_comes_from_caller_then_timestamp():
     seen = {}
 
     def spy(pad):
-        original = pad._process
+        original = pad.processor.process
 
         def wrapped(view, doc, live):
             seen[view.number] = view.reference
             return original(view, doc, live)
 
-        pad._process = wrapped
+        pad.processor.process = wrapped
 
     messages = [{"role": "user", "content": "Can you collect it tomorrow?",
                  "timestamp": "2026-11-29T10:00:00+00:00"},

@@ -79,7 +79,7 @@ def test_unknown_schemas_are_one_line_errors(tmp_path) -> None:
     with Scratchpad(db) as pad:
         pad.ingest("p", PARCEL)
     runner = CliRunner()
-    for name, said in (("nope", "Unknown schema 'nope'. Shipped: coding, refund, ticket"),
+    for name, said in (("nope", "Unknown schema 'nope'. Available: coding, refund, ticket"),
                        ("tests.test_schemas:PARCEL", "is not a DomainState subclass"),
                        ("no.such.module:X", "Cannot load schema")):
         out = runner.invoke(cli, ["state", "--schema", name, "--thread", "p", "--db", str(db)])

@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 
 from scratchpad import Scratchpad, TurnConflictError
-from scratchpad.migrations import MIGRATIONS
-from scratchpad.store import Store
+from scratchpad.store.migrations import MIGRATIONS
+from scratchpad.store.sqlite import SQLiteStore as Store
 
 CONVERSATION = [
     {"role": "system", "content": "You are a support agent."},
@@ -94,13 +94,13 @@ def test_failed_turn_leaves_no_partial_write(tmp_path, monkeypatch):
 
 def test_turns_know_who_spoke_last(pad, monkeypatch):
     seen = {}
-    original = pad._process
+    original = pad.processor.process
 
     def spy(view, doc, live):
         seen[view.number] = view.previous_by_role
         return original(view, doc, live)
 
-    monkeypatch.setattr(pad, "_process", spy)
+    monkeypatch.setattr(pad.processor, "process", spy)
     pad.ingest("t", CONVERSATION)
     more = CONVERSATION + [
         {"role": "assistant", "content": None, "tool_calls": [

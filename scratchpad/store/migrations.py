@@ -16,8 +16,8 @@ migration = MIGRATIONS.append
 
 @migration
 def m001_threads_turns(db: Database) -> None:
-    db["threads"].create({"id": str, "created_at": str}, pk="id")
-    db["turns"].create(
+    db.table("threads").create({"id": str, "created_at": str}, pk="id")
+    db.table("turns").create(
         {
             "thread": str,
             "turn": int,
@@ -35,7 +35,7 @@ def m001_threads_turns(db: Database) -> None:
 
 @migration
 def m002_records_events(db: Database) -> None:
-    db["records"].create(
+    db.table("records").create(
         {
             "thread": str,
             "id": str,
@@ -57,9 +57,9 @@ def m002_records_events(db: Database) -> None:
         pk=("thread", "id"),
         not_null={"kind", "subtype", "text", "turn", "status"},
     )
-    db["records"].create_index(["status", "kind"], index_name="idx_records_status_kind")
-    db["records"].create_index(["thread", "turn"], index_name="idx_records_thread_turn")
-    db["events"].create(
+    db.table("records").create_index(["status", "kind"], index_name="idx_records_status_kind")
+    db.table("records").create_index(["thread", "turn"], index_name="idx_records_thread_turn")
+    db.table("events").create(
         {
             "id": int,
             "thread": str,
@@ -76,14 +76,14 @@ def m002_records_events(db: Database) -> None:
         },
         pk="id",
     )
-    db["events"].create_index(["thread", "record_id"], index_name="idx_events_record")
+    db.table("events").create_index(["thread", "record_id"], index_name="idx_events_record")
 
 
 @migration
 def m003_summaries(db: Database) -> None:
     """The running summary of each compacted thread (its JSON, and the last turn it
     covers), carried forward from one compaction to the next."""
-    db["summaries"].create({"thread": str, "summary": str, "last_turn": int}, pk="thread")
+    db.table("summaries").create({"thread": str, "summary": str, "last_turn": int}, pk="thread")
 
 
 @migration
@@ -91,22 +91,22 @@ def m004_thread_schemas(db: Database) -> None:
     """Domain schemas attached to a thread (by the name ``scratchpad state --schema``
     takes). Each schema's filled state lives in a ``state_<name>`` table, one row per
     thread, created by the store on first write."""
-    db["thread_schemas"].create({"thread": str, "schema": str, "table_name": str},
+    db.table("thread_schemas").create({"thread": str, "schema": str, "table_name": str},
                                 pk=("thread", "schema"))
 
 
 def migrate(db: Database) -> list[str]:
     """Apply every migration not yet recorded; return the names applied now."""
     if "_migrations" not in db.table_names():
-        db["_migrations"].create({"name": str, "applied_at": str}, pk="name")
-    done = {row["name"] for row in db["_migrations"].rows}
+        db.table("_migrations").create({"name": str, "applied_at": str}, pk="name")
+    done = {row["name"] for row in db.table("_migrations").rows}
     applied = []
     for fn in MIGRATIONS:
         if fn.__name__ in done:
             continue
         with db.atomic():
             fn(db)
-            db["_migrations"].insert(
+            db.table("_migrations").insert(
                 {"name": fn.__name__, "applied_at": datetime.now(UTC).isoformat()}
             )
         applied.append(fn.__name__)

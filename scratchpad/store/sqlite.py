@@ -1,4 +1,5 @@
-"""The SQLite store: the only module that writes SQL (through sqlite-utils).
+"""The SQLite store, the one implementation of :class:`scratchpad.store.Store`: with
+:mod:`scratchpad.store.migrations`, the only code that writes SQL (through sqlite-utils).
 
 Tables: ``threads``, ``turns`` (role, content, content hash, token count, the message
 as given), ``records`` (latest state of each pin), ``events`` (every status change, with
@@ -9,35 +10,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import regex
 from sqlite_utils import Database
 
-from scratchpad.migrations import migrate
+from extractors.text.guard import rx
 from scratchpad.records import OPEN_STATUSES, Event, Kind, Record, Status
+from scratchpad.store.base import StoredTurn
+from scratchpad.store.migrations import migrate
 
 BUSY_TIMEOUT_MS = 5_000
 
 
-@dataclass(frozen=True)
-class StoredTurn:
-    """A turn as stored: its number, role, text and the message it came from."""
-
-    thread: str
-    turn: int
-    role: str
-    content: str
-    content_hash: str
-    tokens: int
-    message: dict[str, Any]
-    timestamp: str | None = None
-
-
-class Store:
+class SQLiteStore:
     """A Scratchpad database file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path = ":memory:"):
@@ -137,7 +124,7 @@ class Store:
 
     def save_summary(self, thread: str, summary_json: str, last_turn: int) -> None:
         """Replace ``thread``'s running summary."""
-        self.db["summaries"].upsert({"thread": thread, "summary": summary_json,
+        self.db.table("summaries").upsert({"thread": thread, "summary": summary_json,
                                      "last_turn": last_turn}, pk="thread")
 
     # -- domain schemas attached to threads ----------------------------------------------
@@ -145,7 +132,7 @@ class Store:
     def attach_schema(self, thread: str, schema: str, table_name: str) -> None:
         """Record that ``thread``'s state as ``schema`` is kept in ``table_name``."""
         _check_state_table(table_name)
-        self.db["thread_schemas"].upsert({"thread": thread, "schema": schema,
+        self.db.table("thread_schemas").upsert({"thread": thread, "schema": schema,
                                           "table_name": table_name}, pk=("thread", "schema"))
 
     def attached_schemas(self, thread: str | None = None) -> list[tuple[str, str, str]]:
@@ -160,7 +147,7 @@ class Store:
         """Replace one thread's row of a schema's state table (new columns are added as a
         schema gains fields)."""
         _check_state_table(table_name)
-        self.db[table_name].upsert(row, pk="thread", alter=True)
+        self.db.table(table_name).upsert(row, pk="thread", alter=True)
 
     def state_missing(self, table_name: str, thread: str) -> tuple[list[str], int] | None:
         """Return the stored ``missing`` list of ``thread``'s state row and the last turn
@@ -188,20 +175,20 @@ class Store:
     ) -> None:
         """Store one turn, its new records, changed records and events atomically."""
         with self.db.atomic():
-            self.db["threads"].insert(
+            self.db.table("threads").insert(
                 {"id": turn.thread, "created_at": datetime.now(UTC).isoformat()},
                 ignore=True,
             )
-            self.db["turns"].insert(
+            self.db.table("turns").insert(
                 {**turn.__dict__, "message": json.dumps(turn.message, ensure_ascii=False)}
             )
             if records:
-                self.db["records"].insert_all(_record_row(r) for r in records)
+                self.db.table("records").insert_all(_record_row(r) for r in records)
             for record in updated:
                 row = _record_row(record)
-                self.db["records"].update((record.thread, record.id), row)
+                self.db.table("records").update((record.thread, record.id), row)
             if events:
-                self.db["events"].insert_all(_event_row(e) for e in events)
+                self.db.table("events").insert_all(_event_row(e) for e in events)
 
     # -- reading records ----------------------------------------------------------------
 
@@ -253,7 +240,7 @@ class Store:
         return out
 
 
-_STATE_TABLE = regex.compile(r"state_[a-z][a-z0-9_]*")
+_STATE_TABLE = rx(r"state_[a-z][a-z0-9_]*")
 
 
 def _check_state_table(name: str) -> None:

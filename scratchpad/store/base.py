@@ -1,0 +1,129 @@
+"""The store protocol: what the pipeline, compaction and the CLI ask of a database.
+
+:class:`Store` is what the rest of Scratchpad talks to;
+:class:`scratchpad.store.sqlite.SQLiteStore` (an embedded SQLite file, through
+sqlite-utils) is its one implementation today, and this package is the only code that
+writes SQL. Another backend implements the same protocol and passes the same tests
+(``tests/test_store.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from scratchpad.records import Event, Kind, Record, Status
+
+
+@dataclass(frozen=True)
+class StoredTurn:
+    """A turn as stored: its number, role, text and the message it came from."""
+
+    thread: str
+    turn: int
+    role: str
+    content: str
+    content_hash: str
+    tokens: int
+    message: dict[str, Any]
+    timestamp: str | None = None
+
+
+class Store(Protocol):
+    """Everything the rest of Scratchpad asks of a database."""
+
+    def close(self) -> None:
+        """Release the connection."""
+        ...
+
+    # -- threads and turns
+    def threads(self) -> list[str]:
+        """Every thread id, sorted."""
+        ...
+
+    def has_thread(self, thread: str) -> bool:
+        """Whether ``thread`` has been ingested."""
+        ...
+
+    def turn_hashes(self, thread: str) -> list[str]:
+        """The content hashes of the stored turns of ``thread``, in turn order."""
+        ...
+
+    def turn_count(self, thread: str) -> int:
+        """How many turns ``thread`` has stored."""
+        ...
+
+    def turn_numbers(self, thread: str, hashes: Iterable[str]) -> dict[str, list[int]]:
+        """For each of ``hashes`` that stored turns have, their turn numbers in order."""
+        ...
+
+    def turn_tokens(self, thread: str, numbers: Iterable[int]) -> dict[int, int]:
+        """The stored token count of each of the turns ``numbers``."""
+        ...
+
+    def last_text_turns(self, thread: str) -> dict[str, int]:
+        """Per role, the latest turn whose content is not empty."""
+        ...
+
+    def turns(self, thread: str, since: int = 1) -> list[StoredTurn]:
+        """The stored turns of ``thread`` from turn ``since`` on."""
+        ...
+
+    def turn_timestamp(self, thread: str, turn: int) -> str | None:
+        """The timestamp of one turn, if its message carried one."""
+        ...
+
+    def last_turn_times(self, threads: Iterable[str]) -> dict[str, tuple[int, str | None]]:
+        """Per thread, its last turn number and that turn's timestamp."""
+        ...
+
+    def delete_thread(self, thread: str) -> None:
+        """Delete a thread with everything stored for it, in one transaction."""
+        ...
+
+    # -- writing one turn
+    def add_turn(self, turn: StoredTurn, records: Sequence[Record], updated: Sequence[Record],
+                 events: Sequence[Event]) -> None:
+        """Store one turn, its new records, changed records and events atomically."""
+        ...
+
+    # -- records and events
+    def records(self, thread: str, kinds: Iterable[Kind | str] | None = None,
+                statuses: Iterable[Status | str] | None = None) -> list[Record]:
+        """Records of ``thread`` in (turn, start, end, kind) order, optionally filtered."""
+        ...
+
+    def open_items(self, thread: str | None = None) -> list[Record]:
+        """Open or deferred questions, of one thread or all, by thread and turn."""
+        ...
+
+    def events(self, thread: str) -> list[Event]:
+        """The events of ``thread`` in the order they happened."""
+        ...
+
+    # -- the running summary
+    def summary(self, thread: str) -> str | None:
+        """The JSON of ``thread``'s running summary, if it was ever compacted."""
+        ...
+
+    def save_summary(self, thread: str, summary_json: str, last_turn: int) -> None:
+        """Replace ``thread``'s running summary."""
+        ...
+
+    # -- domain schemas attached to threads
+    def attach_schema(self, thread: str, schema: str, table_name: str) -> None:
+        """Record that ``thread``'s state as ``schema`` is kept in ``table_name``."""
+        ...
+
+    def attached_schemas(self, thread: str | None = None) -> list[tuple[str, str, str]]:
+        """(thread, schema, table name) of every attachment, in attachment order."""
+        ...
+
+    def save_state(self, table_name: str, row: dict[str, Any]) -> None:
+        """Replace one thread's row of a schema's state table."""
+        ...
+
+    def state_missing(self, table_name: str, thread: str) -> tuple[list[str], int] | None:
+        """The stored ``missing`` list of a state row and the turn it was computed at."""
+        ...
