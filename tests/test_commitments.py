@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 from extractors.base import Change, TurnView
 from extractors.dialogue.commitment_lifecycle import CommitmentLifecycle
 from extractors.dialogue.commitments import CommitmentRules, analyze
-from extractors.dialogue.constraints import ConstraintLifecycle, analyze_constraints
 from extractors.text.nlp import load
+from scratchpad import Scratchpad
 from scratchpad.records import Kind, Record, Status
+from tests.test_commitments_labelled import OUT_OF_SCOPE
 
 
 @pytest.fixture(scope="session")
@@ -420,36 +421,21 @@ CONSTRAINT_GOLD = [
 ]
 
 
-def run_case(messages: list[tuple[str, str]], nlp) -> list[Record]:
-    """Drive both families and both resolvers over a conversation, as the pipeline does."""
-    records: dict[str, Record] = {}
-    for number, (role, text) in enumerate(messages, 1):
-        view, doc = turn(text, role, number), nlp(text)
-        new = []
-        for c in [*analyze(view, doc), *analyze_constraints(view, doc)]:
-            new.append(Record(id=f"{c.kind.value}:{number}:{c.start}-{c.end}", thread="t",
-                              kind=c.kind, subtype=c.subtype, text=c.text, turn=number,
-                              role=role, start=c.start, end=c.end, label=c.label,
-                              value=c.value, status=Status.ACTIVE, extractor=c.extractor,
-                              confidence=c.score, attrs=c.attrs))
-        records.update({r.id: r for r in new})
-        for resolver in (CommitmentLifecycle(), ConstraintLifecycle()):
-            kind = next(iter(resolver.kinds)).value
-            live = [r for r in records.values() if r.kind == kind
-                    and r.status in {"active", "satisfied"}]
-            for ch in resolver.resolve(view, doc, [r for r in new if r.kind == kind], live):
-                old = records[ch.record_id]
-                records[ch.record_id] = old.model_copy(update={
-                    ch.field: ch.new, "status_turn": number, "attrs": {**old.attrs, **ch.attrs}})
-    return list(records.values())
+def run_case(messages: list[tuple[str, str]]) -> list[Record]:
+    """Ingest a conversation through the real pipeline (every shipped extractor and
+    resolver, the selective spaCy pass, the store) and return its records."""
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("case", [{"role": role, "content": text} for role, text in messages])
+        return pad.records("case")
 
 
-def score(kind: str, nlp) -> tuple[int, int, int, int]:
+def score(kind: str) -> tuple[int, int, int, int]:
     """Return (true positives, predicted, gold, exact lifecycle matches) over CASES."""
     tp = predicted = gold_n = exact = 0
     for i, (messages, gold) in enumerate(CASES):
-        recs = [r for r in run_case(messages, nlp) if r.kind == kind
-                and "undoes" not in r.attrs]  # an undo is an event, not a commitment
+        recs = [r for r in run_case(messages) if r.kind == kind
+                and "undoes" not in r.attrs  # an undo is an event, not a commitment
+                and r.subtype not in OUT_OF_SCOPE]  # session facts: outside these labels
         if kind == "constraint":
             gold = [g[1:] for g in CONSTRAINT_GOLD if g[0] == i]
         predicted += len(recs)
@@ -464,13 +450,15 @@ def score(kind: str, nlp) -> tuple[int, int, int, int]:
 
 
 @pytest.mark.parametrize("kind", ["commitment", "constraint"])
-def test_labelled_cases_precision_recall(kind: str, nlp) -> None:
-    tp, predicted, gold, exact = score(kind, nlp)
+def test_labelled_cases_precision_recall(kind: str) -> None:
+    tp, predicted, gold, exact = score(kind)
     precision, recall = tp / max(predicted, 1), tp / max(gold, 1)
     print(f"{kind}: precision {precision:.2f} recall {recall:.2f} lifecycle-exact "
           f"{exact}/{gold}")
-    assert precision >= 0.8 and recall >= 0.8
-    assert exact >= gold - 1
+    # scored on the product's own records (tests/test_commitments_labelled.py holds the
+    # larger blind-labelled set): commitments 0.92 / 1.00 / 12 of 12, constraints all 3
+    assert precision >= 0.9 and recall == 1.0
+    assert exact == gold
 
 
 # -- the acceptance case ----------------------------------------------------------------
