@@ -6,6 +6,8 @@
 >>> print(pad.render("refund-42"))               # doctest: +SKIP
 """
 
+from importlib.metadata import version
+
 from scratchpad.errors import (
     InputError,
     ScratchpadError,
@@ -33,5 +35,6 @@ __all__ = [
     "UnknownThreadError",
     "read_messages",
 ]
-__version__ = "0.1.0"
+#: The installed distribution's version (pyproject.toml is its one source).
+__version__ = version("scratchpad")
 
