@@ -21,9 +21,9 @@ from extractors.text.gates import (
     tokens,
     words_of,
 )
-from extractors.values.amounts import PATTERNS as AMOUNT_PATTERNS
+from extractors.values.amount_patterns import PATTERNS as AMOUNT_PATTERNS
 from extractors.values.amounts import RegexAmounts
-from extractors.values.datetimes import PATTERNS as DATETIME_PATTERNS
+from extractors.values.datetime_patterns import PATTERNS as DATETIME_PATTERNS
 from extractors.values.datetimes import RegexDatetimes
 from extractors.values.id_patterns import PATTERNS as ID_PATTERNS
 from extractors.values.identifiers import RegexIdentifiers
