@@ -44,12 +44,12 @@ from extractors.session.plans import Plans
 from extractors.session.products import Products
 from extractors.session.requests import Requests
 from extractors.values.amounts import RegexAmounts
-from extractors.values.custom import Validator, build_pattern, read_patterns
 from extractors.values.datetimes import RegexDatetimes
 from extractors.values.entities import SpacyEntities
-from extractors.values.id_patterns import PATTERNS, IdPattern
+from extractors.values.id_patterns import PATTERNS, IdPattern, build_pattern, read_patterns
 from extractors.values.identifiers import RegexIdentifiers
 from extractors.values.tool_fields import ToolFields
+from extractors.values.validators import Validator
 
 #: Entry-point group through which other distributions add extractors.
 ENTRY_POINT_GROUP = "scratchpad.extractors"
@@ -198,7 +198,7 @@ class Registry:
         ``pattern`` is a ``regex``-module regular expression; a named group ``id`` makes
         that group the span. ``context``: words, one of which must appear in the few words
         before the match (same sentence). ``validator``: a predicate on the matched text,
-        or a shipped one's name (``iban``, ``luhn``, ``ipv4``, ``ipv6``, ``container``).
+        or the name of a shipped one (``iban``, ``luhn``, ... see ``docs/patterns.md``).
         ``replace``: overwrite a user pattern of the same name instead of raising.
         """
         built = build_pattern(name, pattern, subtype=subtype, score=score, context=context,

@@ -85,6 +85,11 @@ def test_load_patterns_from_toml(tmp_path: Path) -> None:
         ('[[pattern]]\nname = "s"\nregex = "x"\nsubtype = "Bad Type"\n', "subtype"),
         ('[[pattern]]\nname = "s"\nregex = "x"\ncolour = "red"\n', "unknown field 'colour'"),
         ('[[pattern]]\nname = "s"\nregex = "x"\nvalidator = "crc"\n', "unknown validator"),
+        ('[[pattern]]\nname = "s"\nregex = "x"\nnormalize = "title"\n', "unknown normalizer"),
+        ('[[pattern]]\nname = "s"\nregex = "x"\nfamily = "path"\n', "unknown field 'family'"),
+        ('[[pattern]]\nname = "s"\nregex = "x"\ngate = ["x"]\n', "unknown field 'gate'"),
+        ('[[pattern]]\nname = "s"\nregex = "x"\nneeds = "(x"\n', "invalid regex"),
+        ('[fragments]\nA = "x"\n[[pattern]]\nname = "s"\nregex = "x"\n', "fragment name"),
         ('[[pattern]]\nname = "s"\nregex = "x"\ncontext = "word"\n', "context"),
         ('[[pattern]]\nname = "email"\nregex = "x"\n', "shipped pattern"),
         ('[[pattern]]\nregex = "x"\n', "'name' must be a string"),
@@ -103,6 +108,19 @@ def test_bad_files_raise_one_line_errors(tmp_path: Path, body: str, problem: str
     assert isinstance(info.value, ScratchpadError)
     assert "\n" not in message
     assert str(path) in message and problem in message
+
+
+def test_checks_normalizer_and_fragments_in_a_user_file(tmp_path: Path) -> None:
+    path = tmp_path / "p.toml"
+    path.write_text(
+        "[fragments]\nrooms = '[A-D]\\d{3}'\n\n"
+        "[[pattern]]\nname = 'room'\nregex = '\\b(?i:{rooms})\\b'\nsubtype = 'room'\n"
+        "needs = '(?i)\\bmeeting\\b'\nveto = '(?i)grade\\W*$'\nnormalize = 'upper'\n",
+        encoding="utf-8")
+    assert [p.name for p in load_patterns(path)] == ["room"]
+    assert found("meeting in b204") == [("b204", "room", "B204")]
+    assert found("meeting: grade b204") == []
+    assert found("in b204") == []
 
 
 def test_missing_file_and_duplicates() -> None:

@@ -1,12 +1,13 @@
 """Identifiers: reference codes, phones, emails, URLs, paths, hosts, IBANs, commands, ...
 
-The patterns are data (:mod:`extractors.values.id_patterns`, plus the user patterns added
-through :mod:`extractors.values.custom`); this module is the small class that runs them and
-the per-family checks. Every candidate has ``value = {"normalized": ...}``: phones go
-to E.164 through ``phonenumbers`` when the number carries or implies its country, codes
-are upper-cased, emails lower-cased, IBANs compacted. A bare number is an identifier
-only next to a word that says so ("order 4921", "#4921", "call 20 7071 5029"); years,
-prices, clock times and counts never are.
+The patterns are data (``identifier_patterns.toml``, read by
+:mod:`extractors.values.id_patterns`, plus the user patterns a registry adds); this module
+is the small class that runs them and the per-family checks, and the labels ("order",
+"mobile") come from :mod:`extractors.values.id_labels`. Every candidate has
+``value = {"normalized": ...}``: phones go to E.164 through ``phonenumbers`` when the
+number carries or implies its country, codes are upper-cased, emails lower-cased, IBANs
+compacted. A bare number is an identifier only next to a word that says so ("order
+4921", "#4921", "call 20 7071 5029"); years, prices, clock times and counts never are.
 """
 
 from __future__ import annotations
@@ -25,6 +26,16 @@ from extractors.text import guard, spans
 from extractors.text.gates import GateIndex, tokens
 from extractors.text.guard import find_all, rx
 from extractors.text.lexicon import function_words, words
+from extractors.values.id_labels import (
+    GENERIC_NOUNS,
+    JSON_KEY,
+    SPECIFIC_NOUNS,
+    SUBTYPES,
+    find_label,
+    phone_label,
+    sentence_before,
+    sentence_start,
+)
 from extractors.values.id_patterns import PATTERNS, TOOLS, IdPattern
 
 if TYPE_CHECKING:
@@ -34,35 +45,6 @@ log = logging.getLogger(__name__)
 
 NAME = "identifiers.regex.v1"
 
-#: Context nouns (and verb forms) that name what a code identifies, mapped to a label.
-SPECIFIC_NOUNS: dict[str, str] = {
-    "order": "order", "orders": "order", "ordered": "order",
-    "booking": "booking", "booked": "booking", "bookings": "booking",
-    "reservation": "reservation", "reserved": "reservation",
-    "hold": "hold", "held": "hold", "invoice": "invoice", "invoiced": "invoice",
-    "ticket": "ticket", "case": "case", "claim": "claim", "account": "account",
-    "tracking": "tracking", "confirmation": "confirmation", "policy": "policy",
-    "transaction": "transaction", "receipt": "receipt", "shipment": "shipment",
-    "parcel": "parcel", "package": "parcel", "return": "return", "rma": "return",
-    "collection": "collection", "issue": "issue", "pr": "pull request",
-    "customer": "customer", "member": "member", "membership": "member",
-    "subscription": "subscription", "application": "application", "loan": "loan",
-    "contract": "contract", "payment": "payment", "refund": "refund",
-    "flight": "flight", "commit": "commit", "request": "request", "job": "job",
-    "incident": "incident", "address": "address", "quote": "quote", "voucher": "voucher",
-}
-GENERIC_NOUNS: frozenset[str] = frozenset({"reference", "ref", "number", "no", "id", "code"})
-#: Label nouns that are also identifier subtypes; others fall back to "reference".
-SUBTYPES: frozenset[str] = frozenset(
-    {"order", "booking", "reservation", "hold", "invoice", "ticket", "case", "claim",
-     "account", "tracking", "confirmation", "policy", "transaction", "receipt", "issue",
-     "customer", "member", "collection", "return", "commit", "flight"}
-)
-PHONE_NOUNS: dict[str, str] = {
-    "phone": "phone", "mobile": "mobile", "cell": "mobile", "cellphone": "mobile",
-    "telephone": "phone", "tel": "phone", "fax": "fax", "landline": "phone",
-    "whatsapp": "mobile", "hotline": "hotline", "helpline": "hotline", "office": "office",
-}
 _PHONE_CONTEXT = rx(
     r"(?i)\b(?:phone|mobile|cell(?:phone)?|tele?phone|tel|fax|landline|whatsapp|hotline|"
     r"helpline|call(?:ed|ing)?|dial(?:led|ing)?|ring|text|sms|reach(?:ed|ing)?|contact(?:ed|ing)?|"
@@ -74,10 +56,6 @@ _PHONE_CONTEXT_STRICT = rx(
 )
 
 _DATE_SHAPE = rx(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$|^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$")
-_WORD_RE = rx(r"[A-Za-z][A-Za-z'-]*")
-_SENTENCE_BREAK = rx(r"[.!?;](?=\s|$)|\n")
-_JSON_KEY = rx(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\[?\s*\"?\s*$")
-_KEY_SUFFIX = rx(r"(?i)[_-]?(?:id|ids|ref|reference|number|no|code|num)$")
 _HEX_COLOR = rx(r"^#[0-9A-F]{6}$|^#[0-9A-F]{3}$")
 _HASH_CONTEXT = rx(
     r"(?i)\b(?:commit|sha|hash|revision|rev|checksum|cherry-pick|revert|checkout|reset|"
@@ -118,43 +96,6 @@ _ROOTS = frozenset(
 _TRAILING_URL = ".,;:!?'\")]}>"
 
 
-def _window_words(text: str, start: int, chars: int = 70, words: int = 6) -> list[str]:
-    window = text[max(0, start - chars):start]
-    breaks = list(_SENTENCE_BREAK.finditer(window))
-    if breaks:
-        window = window[breaks[-1].end():]
-    return [m.group(0).lower() for m in _WORD_RE.finditer(window)][-words:]
-
-
-def find_label(text: str, start: int) -> str | None:
-    """Return the noun an identifier at ``start`` refers to: a JSON key or a context word."""
-    key = _JSON_KEY.search(text[max(0, start - 60):start])
-    if key:
-        name = key.group(1)
-        stripped = _KEY_SUFFIX.sub("", name)
-        if stripped and stripped != name:
-            return stripped.replace("_", " ").replace("-", " ").lower()
-        return SPECIFIC_NOUNS.get(name.lower())
-    words = _window_words(text, start)
-    for word in reversed(words):
-        if word in SPECIFIC_NOUNS:
-            return SPECIFIC_NOUNS[word]
-    for word in reversed(words):
-        if word in GENERIC_NOUNS:
-            return "reference"
-    return None
-
-
-def _phone_label(text: str, start: int) -> str | None:
-    key = _JSON_KEY.search(text[max(0, start - 60):start])
-    if key:
-        return key.group(1).replace("_", " ").lower()
-    for word in reversed(_window_words(text, start)):
-        if word in PHONE_NOUNS:
-            return PHONE_NOUNS[word]
-    return None
-
-
 def _best_phone(raw: str, region: str | None) -> tuple[int, str] | None:
     """Return (length kept, E.164) of the longest valid (else possible) prefix of ``raw``."""
     cuts = [m.start() for m in guard.finditer(r"[\s.-]\d", raw)] + [len(raw)]
@@ -193,7 +134,7 @@ class RegexIdentifiers:
 
     name: ClassVar[str] = NAME
     needs_doc: ClassVar[bool] = False
-    #: Shipped patterns; user patterns (:mod:`extractors.values.custom`) come after them.
+    #: Shipped patterns; user patterns (``Registry.add_pattern``) come after them.
     patterns: ClassVar[tuple[IdPattern, ...]] = PATTERNS
     #: The registry hands this extractor its user patterns.
     uses_patterns: ClassVar[bool] = True
@@ -248,7 +189,7 @@ class RegexIdentifiers:
         family = pat.family
         if family == "email":
             return _Found(start, end, pat.score, order, "email", find_label(text, start)
-                          if _JSON_KEY.search(text[max(0, start - 60):start]) else None,
+                          if JSON_KEY.search(text[max(0, start - 60):start]) else None,
                           raw.lower(), why)
         if family == "url":
             trimmed = raw.rstrip(_TRAILING_URL)
@@ -260,7 +201,7 @@ class RegexIdentifiers:
         if family == "phone" or family == "phone_context":
             return self._phone(text, m, pat, order, why)
         if family == "hash":
-            if not (_HASH_CONTEXT.search(_sentence_before(text, start, 50)) or len(raw) == 40):
+            if not (_HASH_CONTEXT.search(sentence_before(text, start, 50)) or len(raw) == 40):
                 return None
             return _Found(start, end, pat.score, order, "commit", "commit", raw.lower(), why)
         if family == "path":
@@ -295,7 +236,7 @@ class RegexIdentifiers:
         # Searched in place, not in a slice, so a word cut by the window is not a context
         # word ("inflight" holds no "flight").
         if pat.context is not None and not pat.context.search(
-                text, _sentence_start(text, start), start):
+                text, sentence_start(text, start), start):
             return None
         if pat.needs is not None and pat.family == "generic" and not pat.needs.search(text):
             return None
@@ -308,7 +249,7 @@ class RegexIdentifiers:
         except Exception as exc:  # a user validator must not cost the turn
             log.warning("validator of pattern %r failed on %r: %s", pat.name, raw, exc)
             return None
-        label = find_label(text, start) if _JSON_KEY.search(text[max(0, start - 60):start]) \
+        label = find_label(text, start) if JSON_KEY.search(text[max(0, start - 60):start]) \
             else None
         return _Found(start, end, pat.score, order, pat.subtype, label, normalized, why)
 
@@ -323,18 +264,18 @@ class RegexIdentifiers:
             context = _PHONE_CONTEXT_STRICT if " " not in raw and "-" not in raw \
                 else _PHONE_CONTEXT
             groups = len(guard.findall(r"\d+", raw))
-            if digits < 8 or not (context.search(before) or _JSON_KEY.search(before)
+            if digits < 8 or not (context.search(before) or JSON_KEY.search(before)
                                   or groups >= 5):
                 return None
             # No country code and not a NANP shape: the country is unknown, keep digits.
             normalized = "".join(ch for ch in raw if ch.isdigit())
             return _Found(start, m.end(), pat.score, order, "phone",
-                          _phone_label(text, start), normalized, why)
+                          phone_label(text, start), normalized, why)
         best = _best_phone(raw, None if raw.startswith("+") else self.default_region)
         if best is None:
             return None
         return _Found(start, start + best[0], pat.score, order, "phone",
-                      _phone_label(text, start), best[1], why)
+                      phone_label(text, start), best[1], why)
 
     def _path(self, text: str, m: regex.Match[str], pat: IdPattern, order: int,
               why: str) -> _Found | None:
@@ -359,7 +300,7 @@ class RegexIdentifiers:
                 return None
         start = m.start()
         return _Found(start, start + len(raw), pat.score, order, "path",
-                      find_label(text, start) if _JSON_KEY.search(
+                      find_label(text, start) if JSON_KEY.search(
                           text[max(0, start - 60):start]) else None, raw, why)
 
     def _code(self, text: str, m: regex.Match[str], pat: IdPattern, order: int,
@@ -393,19 +334,6 @@ class RegexIdentifiers:
         return _Found(start, end, pat.score, order, subtype, label, normalized, why)
 
 
-def _sentence_start(text: str, start: int, chars: int = 60) -> int:
-    """Return where the up to ``chars`` characters before ``start`` begin, cut at the last
-    sentence break."""
-    lo = max(0, start - chars)
-    breaks = list(_SENTENCE_BREAK.finditer(text, lo, start))
-    return breaks[-1].end() if breaks else lo
-
-
-def _sentence_before(text: str, start: int, chars: int = 60) -> str:
-    """Return up to ``chars`` characters before ``start``, cut at the last sentence break."""
-    return text[_sentence_start(text, start, chars):start]
-
-
 def _command_end(text: str, m: regex.Match[str], pat: IdPattern, start: int,
                  end: int) -> int | None:
     """Return where a command starting at ``start`` ends, or None if it is not a command."""
@@ -430,7 +358,7 @@ def _command_end(text: str, m: regex.Match[str], pat: IdPattern, start: int,
     if not (head in TOOLS or _SCRIPT.search(head) or sql or
             (flags and guard.fullmatch(r"[a-z][\w.-]{0,40}", head))):
         if pat.name == "command_backticks":
-            before = _sentence_before(text, m.start(), 30)
+            before = sentence_before(text, m.start(), 30)
             if not (len(tokens) >= 2 and guard.search(r"(?i)\b(?:run|running|execute|type|"
                                                       r"command)\W{0,3}$", before)):
                 return None
