@@ -25,18 +25,16 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Change, TurnView
-from extractors.dialogue.questions import (
+from extractors.dialogue.question_cues import (
     COURTESY,
     DEFERRAL,
     PROPOSAL,
     QUESTION_MARK,
     SUGGESTION,
     WH,
-    masked,
     rule,
-    search,
-    subject_terms,
 )
+from extractors.dialogue.questions import masked, search, subject_terms
 from extractors.records import OPEN_STATUSES, Kind, Record, Status
 from extractors.text.guard import Guarded
 from extractors.text.sentences import sentences
