@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractors.text.clauses import clauses, read
+from extractors.text.clause_features import read
+from extractors.text.clauses import clauses
 from extractors.text.nlp import load
 
 

@@ -20,7 +20,8 @@ from extractors.dialogue.commitments import (
 )
 from extractors.records import Kind, Record, Status
 from extractors.text import guard
-from extractors.text.clauses import clauses, read
+from extractors.text.clause_features import read
+from extractors.text.clauses import clauses
 from extractors.text.guard import rx
 from extractors.text.lexicon import function_words, stems, terms, ties, word_stems
 from extractors.text.nlp import doc_of

@@ -2,7 +2,8 @@
 
 One candidate per committing clause, its span the clause verbatim. The clauses and their
 features (subject person, modal, tense/aspect, negation, main verb, label) come from
-:mod:`extractors.text.clauses`; the first matching rule of :data:`RULES` names the subtype.
+:mod:`extractors.text.clauses` and :mod:`extractors.text.clause_features`; the first
+matching rule of :data:`RULES` names the subtype.
 
 Decisions (documented here because they are judgement calls):
 
@@ -51,7 +52,8 @@ import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.records import Kind
-from extractors.text.clauses import ENTITLEMENT, OFFER_FRAME, Clause, Features, cue_sentences, read
+from extractors.text.clause_features import ENTITLEMENT, OFFER_FRAME, Features, read
+from extractors.text.clauses import Clause, cue_sentences
 from extractors.text.guard import rx
 from extractors.text.lexicon import PERSONS, stem
 from extractors.text.nlp import doc_of

@@ -9,8 +9,8 @@ not constraints. One candidate per clause; the span is the clause verbatim.
 The lifecycle resolver marks a constraint ``satisfied`` when a later assistant clause meets
 it (a concession on the same thing for a prohibition of paying, a grant or promise of the
 required thing -- never an undo of it, "I'm cancelling the refund"), and ``withdrawn`` when
-the user drops it ("never mind the French"). Clauses and their features come from
-:mod:`extractors.text.clauses`.
+the user drops it ("never mind the French"). Clauses come from
+:mod:`extractors.text.clauses`, their features from :mod:`extractors.text.clause_features`.
 """
 
 from __future__ import annotations
@@ -23,15 +23,8 @@ from extractors.base import Candidate, Change, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
 from extractors.records import Kind, Record, Status
 from extractors.text import guard
-from extractors.text.clauses import (
-    INTRO,
-    WORD,
-    Features,
-    clauses,
-    cue_sentences,
-    features,
-    label_tokens,
-)
+from extractors.text.clause_features import WORD, Features, features, label_tokens
+from extractors.text.clauses import INTRO, clauses, cue_sentences
 from extractors.text.guard import Guarded, rx
 from extractors.text.lexicon import (
     COORDINATORS,
