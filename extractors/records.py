@@ -32,6 +32,62 @@ class Kind(StrEnum):
 VALUE_KINDS = frozenset({Kind.AMOUNT, Kind.IDENTIFIER, Kind.DATETIME})
 
 
+class AmountSubtype(StrEnum):
+    """What an amount is."""
+
+    MONEY = "money"
+    PERCENT = "percent"
+    RANGE = "range"  # "€40-60"
+
+
+class DatetimeSubtype(StrEnum):
+    """What a date/time span is."""
+
+    DATE = "date"
+    TIME = "time"
+    DATETIME = "datetime"  # a date with its time
+    RANGE = "range"
+    DURATION = "duration"
+    RELATIVE = "relative"  # "tomorrow", "next week"
+    DEADLINE = "deadline"  # "by Friday", "within 5 days"
+
+
+class CommitmentSubtype(StrEnum):
+    """A commitment's state (see the label guide), and the session facts kept as
+    commitments."""
+
+    OFFERED = "offered"
+    AGREED = "agreed"
+    GRANTED = "granted"
+    PROMISED = "promised"
+    DECLINED = "declined"
+    CLAIMED = "claimed"  # a user's claim about what the agent said
+    REVOKED = "revoked"
+    REQUESTED = "requested"  # the opening request of a session
+    TRIED = "tried"  # an attempt that failed
+    FOUND = "found"  # a stated cause
+    PLANNED = "planned"  # an announced plan (kept, not rendered)
+
+
+class ConstraintSubtype(StrEnum):
+    """What a user constraint asks."""
+
+    REQUIREMENT = "requirement"
+    PROHIBITION = "prohibition"
+    PREFERENCE = "preference"
+
+
+class QuestionSubtype(StrEnum):
+    """What a question expects."""
+
+    YESNO = "yesno"
+    CHOICE = "choice"
+    WH = "wh"
+    REQUEST = "request"  # a request for information without "?"
+    SUGGESTION = "suggestion"  # "What about the 7:30 one?"
+
+
+
 class Status(StrEnum):
     """Lifecycle states. Values, commitments and constraints start ``active``;
     questions start ``open``."""

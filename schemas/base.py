@@ -26,7 +26,16 @@ from typing import Any, ClassVar, Literal
 import regex
 from pydantic import BaseModel, ConfigDict, Field
 
-from extractors.records import VALUE_KINDS, Record
+from extractors.records import (
+    VALUE_KINDS,
+    AmountSubtype,
+    CommitmentSubtype,
+    ConstraintSubtype,
+    DatetimeSubtype,
+    Kind,
+    QuestionSubtype,
+    Record,
+)
 from extractors.text.guard import Guarded, rx
 from extractors.text.lexicon import word_stems
 
@@ -112,6 +121,31 @@ def _compiled(pattern: str) -> Guarded:
     return rx(pattern, regex.IGNORECASE)
 
 
+#: The subtypes each kind can have, where the set is closed (identifier subtypes come
+#: from patterns, users' included, so any is accepted).
+SUBTYPES: dict[str, frozenset[str]] = {
+    Kind.AMOUNT: frozenset(AmountSubtype), Kind.DATETIME: frozenset(DatetimeSubtype),
+    Kind.COMMITMENT: frozenset(CommitmentSubtype), Kind.CONSTRAINT: frozenset(ConstraintSubtype),
+    Kind.QUESTION: frozenset(QuestionSubtype),
+}
+
+
+def _check_subtypes(kinds: tuple[str, ...], subtypes: tuple[str, ...]) -> None:
+    """A subtype that none of ``kinds`` can have is a typo: say so when the schema is
+    declared, not by a field that never fills."""
+    unknown = [k for k in kinds if k not in {kind.value for kind in Kind}]
+    if unknown:
+        raise ValueError(f"pin kind {unknown[0]!r} is not one of "
+                         f"{', '.join(kind.value for kind in Kind)}")
+    if not subtypes or any(k not in SUBTYPES for k in kinds):
+        return
+    valid = frozenset().union(*(SUBTYPES[k] for k in kinds))
+    for subtype in subtypes:
+        if subtype not in valid:
+            raise ValueError(f"pin subtype {subtype!r} is not a subtype of {', '.join(kinds)}; "
+                             f"valid: {', '.join(sorted(valid))}")
+
+
 def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None,
         label: str | Iterable[str] | None = None, not_label: str | Iterable[str] | None = None,
         role: str | Iterable[str] | None = None,
@@ -128,6 +162,7 @@ def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None
             _compiled(pattern)
         except regex.error as exc:
             raise ValueError(f"pin pattern {pattern!r} is not a valid regex: {exc}") from None
+    _check_subtypes(_tuple(kind), _tuple(subtype))
     binding = Binding(kinds=_tuple(kind), subtypes=_tuple(subtype), labels=_tuple(label),
                       not_labels=_tuple(not_label), roles=_tuple(role),
                       statuses=_tuple(status) or HOLDING, pattern=pattern, pick=pick,

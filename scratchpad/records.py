@@ -16,16 +16,22 @@ from extractors.records import (
     LIVE_STATUSES,
     OPEN_STATUSES,
     VALUE_KINDS,
+    AmountSubtype,
+    CommitmentSubtype,
+    ConstraintSubtype,
+    DatetimeSubtype,
     Kind,
     Money,
+    QuestionSubtype,
     Record,
     Role,
     Status,
     record_id,
 )
 
-__all__ = ["LIVE_STATUSES", "OPEN_STATUSES", "VALUE_KINDS", "Event", "Kind", "MissingField",
-           "Money", "OpenItem", "Record", "Role", "Status", "record_id"]
+__all__ = ["LIVE_STATUSES", "OPEN_STATUSES", "VALUE_KINDS", "AmountSubtype", "CommitmentSubtype",
+           "ConstraintSubtype", "DatetimeSubtype", "Event", "Kind", "MissingField", "Money",
+           "OpenItem", "QuestionSubtype", "Record", "Role", "Status", "record_id"]
 
 
 class OpenItem(Record):

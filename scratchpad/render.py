@@ -24,7 +24,7 @@ import regex
 
 from extractors.text.guard import rx
 from scratchpad import tokens
-from scratchpad.records import Event, Kind, Record, Status
+from scratchpad.records import CommitmentSubtype, Event, Kind, Record, Status
 
 if TYPE_CHECKING:
     from schemas.base import DomainState
@@ -44,17 +44,17 @@ PRIORITY = {
 }
 VALUE_PREFIX = {"amount": "AMOUNT", "identifier": "ID", "datetime": "WHEN"}
 #: Commitment subtypes and statuses that are carried forward, with their line prefix.
-COMMITMENT_PREFIX = {
-    "agreed": "AGREED",
-    "granted": "GRANTED",
-    "promised": "PROMISED",
-    "offered": "OFFERED",
-    "declined": "DECLINED",
-    "revoked": "REVOKED",
-    "claimed": "USER CLAIM",
-    "requested": "TASK",
-    "tried": "TRIED",
-    "found": "FOUND",
+COMMITMENT_PREFIX: dict[str, str] = {
+    CommitmentSubtype.AGREED: "AGREED",
+    CommitmentSubtype.GRANTED: "GRANTED",
+    CommitmentSubtype.PROMISED: "PROMISED",
+    CommitmentSubtype.OFFERED: "OFFERED",
+    CommitmentSubtype.DECLINED: "DECLINED",
+    CommitmentSubtype.REVOKED: "REVOKED",
+    CommitmentSubtype.CLAIMED: "USER CLAIM",
+    CommitmentSubtype.REQUESTED: "TASK",
+    CommitmentSubtype.TRIED: "TRIED",
+    CommitmentSubtype.FOUND: "FOUND",
 }
 #: Schema field lines (see :func:`schema_lines`) outlast every other line under a cap.
 SCHEMA_PRIORITY = 6
@@ -171,7 +171,7 @@ def _covered_datetimes(groups: dict[str, list[Record]]) -> list[str]:
 
 def _commitment_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str | None:
     if r.status == Status.REVOKED.value:
-        prefix = COMMITMENT_PREFIX["revoked"]
+        prefix = COMMITMENT_PREFIX[CommitmentSubtype.REVOKED]
     elif r.status not in (Status.ACTIVE.value, Status.FULFILLED.value):
         return None
     else:
@@ -180,13 +180,14 @@ def _commitment_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str
         return None
     label = clean_label(r.label)
     parts = [f"{r.role}, turn {r.turn}"]
-    accepted = last_event.get((r.id, "agreed"))
-    if r.subtype == "agreed" and accepted is not None:
+    accepted = last_event.get((r.id, CommitmentSubtype.AGREED))
+    if r.subtype == CommitmentSubtype.AGREED and accepted is not None:
         parts = [f"offered by {r.role}, turn {r.turn}"]
         quoted = f": {quote(accepted.evidence_text)}" if accepted.evidence_text else ""
         parts.append(f"accepted by {accepted.by_role}, turn {accepted.turn}{quoted}")
-    failed = last_event.get((r.id, "tried"))
-    if r.subtype == "tried" and failed is not None:  # a plan a later turn reported failing
+    failed = last_event.get((r.id, CommitmentSubtype.TRIED))
+    # a plan a later turn reported failing
+    if r.subtype == CommitmentSubtype.TRIED and failed is not None:
         quoted = f": {quote(failed.evidence_text)}" if failed.evidence_text else ""
         parts.append(f"failed turn {failed.turn}{quoted}")
     if r.status == Status.FULFILLED.value:
@@ -195,7 +196,7 @@ def _commitment_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str
         revoked = last_event.get((r.id, Status.REVOKED.value))
         quoted = f": {quote(revoked.evidence_text)}" if revoked and revoked.evidence_text else ""
         parts.append(f"revoked turn {r.status_turn}{quoted}")
-    if r.subtype == "claimed":
+    if r.subtype == CommitmentSubtype.CLAIMED:
         parts.append("not confirmed by the agent")
     head = f"{prefix}: " + (f"{label}: " if label else "")
     return f"{head}{quote(r.text)} ({'; '.join(parts)})"

@@ -141,3 +141,13 @@ def test_extend_continues_a_thread_from_the_new_messages_alone() -> None:
         assert pad.store.turn_numbers("new", [pad.store.turn_hashes("new")[1], "x"]) == {
             pad.store.turn_hashes("new")[1]: [2]}
         assert pad.store.turn_tokens("new", [2, 7]).keys() == {2}
+
+
+def test_every_subtype_of_a_closed_kind_is_named_in_its_enum(espresso_pad) -> None:
+    from schemas.base import SUBTYPES
+
+    records = espresso_pad.records("espresso")
+    assert {r.kind for r in records} >= {"amount", "datetime", "commitment", "constraint",
+                                         "question"}
+    for r in records:
+        assert r.kind not in SUBTYPES or r.subtype in SUBTYPES[r.kind], (r.kind, r.subtype)

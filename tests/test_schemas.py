@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from schemas import DomainState, Pinned, Refund, pin
@@ -84,3 +85,12 @@ def test_unknown_schemas_are_one_line_errors(tmp_path) -> None:
                        ("no.such.module:X", "Cannot load schema")):
         out = runner.invoke(cli, ["state", "--schema", name, "--thread", "p", "--db", str(db)])
         assert out.exit_code == 1 and said in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_pin_refuses_unknown_kinds_and_subtypes() -> None:
+    with pytest.raises(ValueError, match="pin subtype 'agred' is not a subtype of commitment"):
+        pin("commitment", subtype="agred")
+    with pytest.raises(ValueError, match="pin kind 'comitment' is not one of"):
+        pin("comitment")
+    pin("identifier", subtype="employee")  # identifier subtypes come from patterns: open
+    pin(("amount", "datetime"), subtype=("money", "deadline"))

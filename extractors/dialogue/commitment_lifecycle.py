@@ -18,7 +18,7 @@ from extractors.dialogue.commitments import (
     carried_lines,
     undo_head,
 )
-from extractors.records import Kind, Record, Status
+from extractors.records import CommitmentSubtype, Kind, Record, Status
 from extractors.text import guard
 from extractors.text.clause_features import read
 from extractors.text.clauses import clauses
@@ -65,8 +65,9 @@ RECEIVED = rx(
     r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
     r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
     regex.IGNORECASE)
-_PENDING = {"offered", "agreed", "promised"}
-_UNDOABLE = {"offered", "agreed", "granted", "promised"}
+_PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.PROMISED}
+_UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
+             CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
 
 
@@ -188,7 +189,8 @@ class CommitmentLifecycle:
         return changes
 
     def _acceptance(self, turn: TurnView, older: list[Record]) -> list[Change]:
-        offers = [r for r in older if r.subtype == "offered" and r.role == "assistant"
+        offers = [r for r in older
+                  if r.subtype == CommitmentSubtype.OFFERED and r.role == "assistant"
                   and turn.number - r.turn <= ACCEPT_WINDOW]
         if not offers:
             return []
@@ -198,7 +200,8 @@ class CommitmentLifecycle:
         if picked is not None:  # "The refund, please." / "store credit is fine"
             offer, (a, b) = picked
             quote = turn.text[a:b]
-            return [Change(record_id=offer.id, field="subtype", new="agreed", evidence_start=a,
+            return [Change(record_id=offer.id, field="subtype", new=CommitmentSubtype.AGREED,
+                           evidence_start=a,
                            evidence_end=b, note="accepted",
                            attrs={"accepted_turn": turn.number, "accepted_text": quote})]
         a, b = _first_clause(turn.text)
@@ -210,7 +213,7 @@ class CommitmentLifecycle:
         if not choosing and (REJECT.search(first)
                              or not ACCEPT.search(first)):
             if REJECT.search(first):
-                return [Change(record_id=r.id, field="subtype", new="offered",
+                return [Change(record_id=r.id, field="subtype", new=CommitmentSubtype.OFFERED,
                                evidence_start=a, evidence_end=b, note="rejected",
                                attrs={"rejected_turn": turn.number, "rejected_text": first})
                         for r in offers]
@@ -225,7 +228,7 @@ class CommitmentLifecycle:
                 continue
             if named and r.value and r.value.get("amount") != named["amount"]:
                 continue
-            out.append(Change(record_id=r.id, field="subtype", new="agreed",
+            out.append(Change(record_id=r.id, field="subtype", new=CommitmentSubtype.AGREED,
                               evidence_start=a, evidence_end=b, note="accepted",
                               attrs={"accepted_turn": turn.number, "accepted_text": first}))
         return out
@@ -262,12 +265,11 @@ class CommitmentLifecycle:
                      ) -> list[Change]:
         out = []
         for n in new:
-            if n.subtype not in {"revoked", "declined"}:
+            if n.subtype not in {CommitmentSubtype.REVOKED, CommitmentSubtype.DECLINED}:
                 continue
-            pool = [r for r in older if r.subtype in {"offered", "agreed", "granted",
-                                                      "promised"} and r.role == "assistant"]
+            pool = [r for r in older if r.subtype in _UNDOABLE and r.role == "assistant"]
             same = [r for r in pool if _about_same(r, n)]
-            if not same and n.subtype == "revoked" and pool:
+            if not same and n.subtype == CommitmentSubtype.REVOKED and pool:
                 same = [pool[-1]]  # "I can't waive it after all": the latest one
             for r in same:
                 out.append(Change.status(r, Status.REVOKED, turn, n.start, n.end,
@@ -279,7 +281,8 @@ class CommitmentLifecycle:
         out = []
         correcting = CORRECTION.search(turn.text)
         for n in new:
-            if n.subtype in {"revoked", "declined", "claimed"}:
+            if n.subtype in {CommitmentSubtype.REVOKED, CommitmentSubtype.DECLINED,
+                             CommitmentSubtype.CLAIMED}:
                 continue
             replaced = _replaced_value(n.text)  # "... €1,190.00, not €1,290"
             for r in older:
@@ -304,7 +307,7 @@ class CommitmentLifecycle:
 
     def _fulfilment(self, turn: TurnView, older: list[Record]) -> list[Change]:
         pending = [r for r in older if r.subtype in _PENDING and r.role == "assistant"
-                   and (r.subtype != "offered" or r.attrs.get("accepted_turn"))]
+                   and (r.subtype != CommitmentSubtype.OFFERED or r.attrs.get("accepted_turn"))]
         if not pending:
             return []
         out = []

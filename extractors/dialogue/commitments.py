@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, ClassVar, NamedTuple
 import regex
 
 from extractors.base import Candidate, Needs, TurnView
-from extractors.records import Kind
+from extractors.records import CommitmentSubtype, Kind
 from extractors.text.clause_features import ENTITLEMENT, OFFER_FRAME, Features, read
 from extractors.text.clauses import Clause, cue_sentences
 from extractors.text.guard import rx
@@ -147,45 +147,45 @@ def _first(f: Features) -> bool:
 
 RULES: tuple[Rule, ...] = (
     # "I agree to the €60 partial refund", "Agreed on the aliases: ..."
-    Rule("first_person_agree_to", "agreed", 0.8,
+    Rule("first_person_agree_to", CommitmentSubtype.AGREED, 0.8,
          lambda f, t, c: not c.question and not f.negated and bool(AGREE_TO.match(t))),
-    Rule("offer_frame", "offered", 0.8,
+    Rule("offer_frame", CommitmentSubtype.OFFERED, 0.8,
          lambda f, t, c: bool(OFFER_FRAME.match(t)) and _acts(f)
          and not f.negated),
-    Rule("revoke_cue", "revoked", 0.85,
+    Rule("revoke_cue", CommitmentSubtype.REVOKED, 0.85,
          lambda f, t, c: _first(f) and f.negated and _acts(f)
          and bool(REVOKE_CUE.search(t))),
     # "I can't refund it" declines; "I couldn't / was unable to book it" reports a failure
-    Rule("first_person_cannot", "declined", 0.8,
+    Rule("first_person_cannot", CommitmentSubtype.DECLINED, 0.8,
          lambda f, t, c: _first(f) and f.negated and f.modal == "can" and _acts(f)
          and not f.past and not f.perfect),
-    Rule("first_person_wont_concede", "declined", 0.75,
+    Rule("first_person_wont_concede", CommitmentSubtype.DECLINED, 0.75,
          lambda f, t, c: _first(f) and f.negated and f.modal == "will" and f.verb in _S_CONC),
-    Rule("first_person_dont_concede", "declined", 0.6,
+    Rule("first_person_dont_concede", CommitmentSubtype.DECLINED, 0.6,
          lambda f, t, c: _first(f) and f.negated and not f.modal and not f.perfect
          and not f.past and f.verb in _S_CONC),
-    Rule("first_person_done", "granted", 0.85,
+    Rule("first_person_done", CommitmentSubtype.GRANTED, 0.85,
          lambda f, t, c: _first(f) and not f.negated and not c.question and _acts(f)
          and (f.perfect or f.past) and not f.modal),
-    Rule("first_person_doing", "granted", 0.6,
+    Rule("first_person_doing", CommitmentSubtype.GRANTED, 0.6,
          lambda f, t, c: _first(f) and not f.negated and not c.question and _acts(f)
          and f.progressive and not f.modal),
-    Rule("entitlement_done", "granted", 0.7,
+    Rule("entitlement_done", CommitmentSubtype.GRANTED, 0.7,
          lambda f, t, c: f.person == 3 and f.subject in _S_ENT and f.passive and f.perfect
          and not f.negated and not c.question),
-    Rule("first_person_will", "promised", 0.8,
+    Rule("first_person_will", CommitmentSubtype.PROMISED, 0.8,
          lambda f, t, c: _first(f) and f.modal == "will" and _acts(f) and not c.question),
-    Rule("you_will_receive", "promised", 0.55,
+    Rule("you_will_receive", CommitmentSubtype.PROMISED, 0.55,
          lambda f, t, c: f.person == 2 and f.modal == "will" and f.verb in _S_RECEIPT
          and not f.negated and not c.question),
-    Rule("entitlement_would_be", "offered", 0.75,
+    Rule("entitlement_would_be", CommitmentSubtype.OFFERED, 0.75,
          lambda f, t, c: f.person == 3 and f.subject in _S_ENT and f.modal == "would"
          and not f.negated and not c.question),
-    Rule("entitlement_will", "promised", 0.7,
+    Rule("entitlement_will", CommitmentSubtype.PROMISED, 0.7,
          lambda f, t, c: f.person == 3 and f.subject in _S_ENT and not f.negated
          and not c.question and (f.modal == "will" or (not f.modal and not f.past
          and not f.perfect and f.passive and bool(CONDITION_CUE.search(t))))),
-    Rule("first_person_can", "offered", 0.7,
+    Rule("first_person_can", CommitmentSubtype.OFFERED, 0.7,
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
          and _acts(f)),
 )
@@ -195,12 +195,12 @@ send email mail submit upload forward bring return post ship drop provide share 
 pay transfer attach scan call text
 """.split())
 USER_RULES: tuple[Rule, ...] = (
-    Rule("you_agreed", "claimed", 0.75,
+    Rule("you_agreed", CommitmentSubtype.CLAIMED, 0.75,
          lambda f, t, c: f.person in {2, 3} and f.subject not in _S_ENT
          and (f.past or f.perfect) and f.verb in _S_CLAIM and not f.negated),
-    Rule("i_was_promised", "claimed", 0.7,
+    Rule("i_was_promised", CommitmentSubtype.CLAIMED, 0.7,
          lambda f, t, c: _first(f) and f.passive and f.verb in _S_CLAIM and not f.negated),
-    Rule("user_will_deliver", "promised", 0.65,
+    Rule("user_will_deliver", CommitmentSubtype.PROMISED, 0.65,
          lambda f, t, c: _first(f) and f.modal == "will" and f.verb in USER_DELIVERY
          and not f.negated and not c.question),
 )
@@ -253,10 +253,11 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
             continue
         rule = next((r for r in rules if r.test(f, ctext, clause)), None)
         subtype = rule.subtype if rule else None
-        if (subtype == "promised" and prev is not None and prev[2] == "granted"
+        if (subtype == CommitmentSubtype.PROMISED and prev is not None
+                and prev[2] == CommitmentSubtype.GRANTED
                 and prev[0].sentence == clause.sentence and clause.coordinated
                 and prev[3] and _concedes(f, ctext) and f.person == 1):
-            subtype, why = "granted", "rule 'package_with_grant'"
+            subtype, why = CommitmentSubtype.GRANTED, "rule 'package_with_grant'"
         else:
             why = f"rule '{rule.name}'" if rule else ""
         prev = (clause, f, subtype, _concedes(f, ctext))

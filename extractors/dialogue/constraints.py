@@ -21,7 +21,7 @@ import regex
 
 from extractors.base import Candidate, Change, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
-from extractors.records import Kind, Record, Status
+from extractors.records import CommitmentSubtype, ConstraintSubtype, Kind, Record, Status
 from extractors.text import guard
 from extractors.text.clause_features import WORD, Features, features, label_tokens
 from extractors.text.clauses import INTRO, clauses, cue_sentences
@@ -68,46 +68,46 @@ class Pattern(NamedTuple):
 
 
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("x_not_y", "requirement", 0.8, rx(
+    Pattern("x_not_y", ConstraintSubtype.REQUIREMENT, 0.8, rx(
         r"(?P<x>\w[^,;]{0,60}?)(?:,\s+not(?!\s+(?:just|only|merely)\b)|\s+rather\s+than|"
         r"\s+instead\s+of)\s+(?P<y>(?:a|an|the)?\s*"
         r"\w[\w -]{0,40})$", _I)),
-    Pattern("dont_imperative", "prohibition", 0.85, rx(
+    Pattern("dont_imperative", ConstraintSubtype.PROHIBITION, 0.85, rx(
         r"^(?:(?:so|and|but|then|also|just)\s+)?(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|"
         r"stop)\s+"
         r"(?!(?:worry|hesitate|mind|bother)\b)(?P<verb>\w+)"
         r"(?P<rest>.*)$", _I)),
-    Pattern("no_x", "prohibition", 0.75, rx(
+    Pattern("no_x", ConstraintSubtype.PROHIBITION, 0.75, rx(
         r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+[`'\"]?(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
-    Pattern("manner_imperative", "requirement", 0.75, rx(
+    Pattern("manner_imperative", ConstraintSubtype.REQUIREMENT, 0.75, rx(
         r"^(?i:please\s+)?(?i:(?:always|only)\s+)?(?i:reply|respond|answer|write|talk|speak|use|"
         r"keep|stick|send|email|call|contact|deliver|ship)\b(?P<rest>.*?\b(?:in\s+(?P<lang>"
         r"[A-Z]\w+)|(?i:only|always|without|at\s+most|no\s+more\s+than|before|after|by|"
         r"unchanged|intact|as\s+(?:it|they)\s+(?:is|are)|the\s+same|backwards?[-\s]compatible))"
         r"\b.*)$")),
-    Pattern("must_be", "requirement", 0.7, rx(
+    Pattern("must_be", ConstraintSubtype.REQUIREMENT, 0.7, rx(
         r"^(?P<x>(?:it|this|that|(?:the|my|our)\s+[`'\w-]+(?:\s+[`'\w-]+)?|[A-Za-z]\w+))\s+"
         r"(?:must|has\s+to|"
         r"have\s+to|needs\s+to|should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
-    Pattern("i_must_be", "requirement", 0.7, rx(
+    Pattern("i_must_be", ConstraintSubtype.REQUIREMENT, 0.7, rx(
         r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
         r"have)\b(?P<rest>.+)$", _I)),
-    Pattern("make_sure", "requirement", 0.7, rx(
+    Pattern("make_sure", ConstraintSubtype.REQUIREMENT, 0.7, rx(
         r"(?:^|\b(?:so|and|but)\s+)(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
         r"(?P<rest>.+)$", _I)),
-    Pattern("keep_state", "requirement", 0.7, rx(
+    Pattern("keep_state", ConstraintSubtype.REQUIREMENT, 0.7, rx(
         r"(?:^|\b(?:but|and|just|also)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
         r"the\s+loop))(?P<rest>(?:it|this|that|them|everything|"
         r"[\w'’`-]+(?:\s+[\w'’`-]+)?)(?:\s+[\w.()/`'’-]+){1,4}?)"
         r"(?:\s*[,;]|$)",
         _I)),
-    Pattern("leave_alone", "prohibition", 0.8, rx(
+    Pattern("leave_alone", ConstraintSubtype.PROHIBITION, 0.8, rx(
         r"^leave\s+(?P<rest>.{1,60}?)\s+(?:alone|untouched|intact|unchanged|as\s+(?:it\s+)?is)\b",
         _I)),
-    Pattern("cap", "requirement", 0.7, rx(
+    Pattern("cap", ConstraintSubtype.REQUIREMENT, 0.7, rx(
         r"\b(?:max(?:imum)?|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s+"
         r"(?P<rest>(?:[$€£]|(?:USD|EUR|GBP|CHF)\s?)?\d[\d,.]*.*)$", _I)),
-    Pattern("prefer", "preference", 0.65, rx(
+    Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(
         r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
         r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
 )
@@ -189,10 +189,10 @@ def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict
             label = _label(text, groups.get("rest"))
         return p.subtype, p.name, p.score, label, {}
     if f.person == 1 and f.negated and f.verb in REFUSAL_VERBS and f.label:
-        return "prohibition", "i_refuse", 0.8, f.label, {}
+        return ConstraintSubtype.PROHIBITION, "i_refuse", 0.8, f.label, {}
     if (f.person == 1 and f.negated and f.modal in ("will", "would") and f.label
             and f.verb not in _STATE_VERBS):
-        return "prohibition", "i_wont", 0.7, f.label, {}  # "I won't fly via London"
+        return ConstraintSubtype.PROHIBITION, "i_wont", 0.7, f.label, {}  # "I won't fly via London"
     wants = f.verb in NEED_VERBS and not f.modal or f.verb == stem("like") and f.modal == "would"
     if f.person == 1 and not f.negated and wants:
         needs_to = guard.search(r"\b(?:need|want|like)s?\s+to\b", text, _I)
@@ -201,10 +201,10 @@ def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict
         if needs_to and not you_to:
             return None  # the user's own to-do
         if deadline and (you_to or not f.label):
-            return "requirement", "need_by", 0.75, deadline, {"deadline": deadline}
+            return ConstraintSubtype.REQUIREMENT, "need_by", 0.75, deadline, {"deadline": deadline}
         if f.label and not needs_to and stem(f.label.split()[-1]) not in _VAGUE:
             attrs = {"deadline": deadline} if deadline else {}
-            return "requirement", "i_need", 0.55, f.label, attrs
+            return ConstraintSubtype.REQUIREMENT, "i_need", 0.55, f.label, attrs
     return None
 
 
@@ -279,12 +279,13 @@ def _meets(constraint: Record, commitment: Record) -> bool:
             or terms(constraint.text, specific=False)
             & terms(commitment.text, specific=False)):
         return False
-    if commitment.subtype not in {"granted", "promised", "agreed"}:
+    if commitment.subtype not in {CommitmentSubtype.GRANTED, CommitmentSubtype.PROMISED,
+                                  CommitmentSubtype.AGREED}:
         return False
     positive = commitment.attrs.get("polarity") == "positive"
-    if commitment.attrs.get("undo") and constraint.subtype != "prohibition":
+    if commitment.attrs.get("undo") and constraint.subtype != ConstraintSubtype.PROHIBITION:
         return False  # "I'm cancelling the refund" does not meet "I want a refund"
-    if constraint.subtype == "prohibition":
+    if constraint.subtype == ConstraintSubtype.PROHIBITION:
         return (positive and commitment.attrs.get("verb") in _CONCESSION_STEMS) or not positive
     return positive
 
@@ -324,7 +325,7 @@ class ConstraintLifecycle:
         done = terms(argument_values(turn.tool_arguments))
         out = []
         for r in older:
-            if r.status != Status.ACTIVE.value or r.subtype == "prohibition":
+            if r.status != Status.ACTIVE.value or r.subtype == ConstraintSubtype.PROHIBITION:
                 continue
             shared = terms(r.text) & done
             if shared and (any(is_specific(t) for t in shared) or word_stems(r.label) & shared):
@@ -337,7 +338,7 @@ class ConstraintLifecycle:
         """An agent report that it did not do what a prohibition forbids keeps it:
         "nothing under migrations/ changed" for "don't touch the migrations directory"."""
         pending = [r for r in older if r.status == Status.ACTIVE.value
-                   and r.subtype == "prohibition"]
+                   and r.subtype == ConstraintSubtype.PROHIBITION]
         if not pending:
             return []
         out = []

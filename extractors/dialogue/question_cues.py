@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import regex
 
+from extractors.records import QuestionSubtype
 from extractors.text.guard import Guarded, rx
 from extractors.text.lexicon import function_words
 
@@ -62,40 +63,43 @@ _OBJ = r"(?:the|your|their|its|his|her|my|our|a|an)\s+(?:[\p{L}'-]+\s+){0,2}"
 OPENERS: tuple[tuple[str, Guarded, str, float], ...] = (
     ("wh_main", rule(rf"(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:{WH})\b(?!\s+(?:i|we)\b)"
                    r"(?:\s+(?:about|else|many|much|long|often|far|soon|early|late|big|old|[\p{L}\d-]+)){0,3}"
-                   r"\s+(?:" + _AUX + r"|'s|'re)\b"), "wh", 0.9),
-    ("wh_contracted", rule(r"(?:what|where|when|who|how|which)(?:'s|'re|'d|s)\b"), "wh", 0.9),
+                   r"\s+(?:" + _AUX + r"|'s|'re)\b"), QuestionSubtype.WH, 0.9),
+    ("wh_contracted", rule(r"(?:what|where|when|who|how|which)(?:'s|'re|'d|s)\b"),
+     QuestionSubtype.WH, 0.9),
     ("how_many", rule(r"(?:(?:for|in|at)\s+)?how\s+(?:many|much|long|far|soon|early|late|"
-                    r"about)\b"), "wh", 0.85),
+                    r"about)\b"), QuestionSubtype.WH, 0.85),
     ("aux_subject", rule(rf"(?!(?:have|had)\s+(?:a|an)\b)(?:{_AUX})\s+(?:not\s+)?(?:{_SUBJ})\b"),
-     "yesno", 0.85),
+     QuestionSubtype.YESNO, 0.85),
     ("tell_me", rule(_ASK + r"(?:tell|show|give|send|text|email)\s+(?:me|us)\b(?!\s+a\b)"),
-     "request", 0.9),
+     QuestionSubtype.REQUEST, 0.9),
     ("let_me_know", rule(r"(?:please\s+)?let\s+(?:let\s+)?(?:me|us)\s+(?:you\s+)?know\b"),
-     "request", 0.85),
+     QuestionSubtype.REQUEST, 0.85),
     ("find_out", rule(r"(?<!\b(?:me|to|i'll|will|i'd|i)\s)" + _ASK + r"(?:find\s+out|check|"
                     r"see|ask|confirm|verify|learn)\s+(?:if|whether|what|which|when|where|who|"
-                    r"how|why)\b"), "request", 0.88),
+                    r"how|why)\b"), QuestionSubtype.REQUEST, 0.88),
     ("say_info", rule(r"(?:please\s+)(?:say|state|provide|specify|share|indicate|mention|"
-                    r"enter)\b"), "request", 0.75),
+                    r"enter)\b"), QuestionSubtype.REQUEST, 0.75),
     ("get_info", rule(_ASK + r"(?:get|give|send|provide|share|confirm|check|verify|find|look\s+"
-                    rf"up)\s+(?:me\s+|us\s+)?{_OBJ}(?:{_INFO_NOUN})\b"), "request", 0.87),
+                    rf"up)\s+(?:me\s+|us\s+)?{_OBJ}(?:{_INFO_NOUN})\b"),
+     QuestionSubtype.REQUEST, 0.87),
     ("want_info", rule(r"(?:i|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:also\s+)?(?:like|want|need)"
                      r"\s+(?:to\s+(?:know|get|have|hear)\s+)?(?:the|your|their|its|his|her)"
-                     rf"\s+(?:[\p{{L}}'-]+\s+){{0,2}}(?:{_INFO_NOUN})\b"), "request", 0.75),
+                     rf"\s+(?:[\p{{L}}'-]+\s+){{0,2}}(?:{_INFO_NOUN})\b"),
+     QuestionSubtype.REQUEST, 0.75),
     ("want_to_know", rule(r"(?:i|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:also\s+)?(?:like|want|"
                         r"need|have|wish)\s+to\s+(?:know|find\s+out)\b|"
                         r"i\s+(?:was\s+)?wonder(?:ing)?\b|i'm\s+wondering\b|any\s+idea\b"),
-     "request", 0.8),
+     QuestionSubtype.REQUEST, 0.8),
     ("aux_initial", rule(r"^(?:is|are|was|were|does|did|can|could|will|would|should|shall|"
                        r"isn't|aren't|doesn't|didn't|can't|won't)\s+\p{L}+\s+\p{L}"),
-     "yesno", 0.7),
+     QuestionSubtype.YESNO, 0.7),
     ("wh_fragment", rule(r"^(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:what|which|when|where|"
                        r"who|whom)\b(?!\s+(?:i|we)\b)(?=[^,\n]{0,60}(?:,\s*please\W*)?$)"),
-     "wh", 0.6),
+     QuestionSubtype.WH, 0.6),
     ("info_please", rule(r"^(?:your\s+|the\s+)?(?:[\p{L}'-]+\s+){0,3}(?:" + _INFO_NOUN +
                        r"|destination|origin|city|area)\b[^,\n]{0,20}\bplease"
                        r"(?:\W+(?:sir|madam|thanks))?\W*$"),
-     "request", 0.6),
+     QuestionSubtype.REQUEST, 0.6),
 )
 #: Openers that may start anywhere in a sentence (strong lexical cues).
 ANYWHERE = frozenset({"tell_me", "let_me_know", "want_to_know", "want_info", "find_out"})
@@ -115,7 +119,7 @@ COURTESY = rule(
     r"\s+is)|i\s+can)|\bfeel\s+free\s+to\b"
 )
 #: Subtype of a proposal the asker makes rather than a request for information.
-SUGGESTION = "suggestion"
+SUGGESTION = QuestionSubtype.SUGGESTION
 #: Proposal frames, at the start of a question clause or after a comma: "How about the
 #: 10:40 bus?", "What do you think of X?", "How does that sound?", "What if you left at
 #: 9?", "Is X what you're looking for?", "Would Tuesday work for you?" and offers ("Would

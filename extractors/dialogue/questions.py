@@ -50,7 +50,7 @@ from extractors.dialogue.question_cues import (
     WH,
     WORD,
 )
-from extractors.records import Kind
+from extractors.records import Kind, QuestionSubtype
 from extractors.text import guard
 from extractors.text.clauses import sentences_around
 from extractors.text.guard import Guarded
@@ -186,7 +186,8 @@ def _clauses(text: str, start: int, end: int) -> list[_Clause]:
         offset = start + len(sentence) - len(stripped)
         wh = guard.search(rf"\b(?:{WH})\b", stripped, flags=FLAGS)
         if stripped and not search(ACTION_REQUEST, stripped):
-            out.append(_Clause(offset, end, "wh" if wh else "yesno", 0.7, "question mark"))
+            subtype = QuestionSubtype.WH if wh else QuestionSubtype.YESNO
+            out.append(_Clause(offset, end, subtype, 0.7, "question mark"))
     return out
 
 
@@ -243,7 +244,7 @@ def _expects(span: str, subtype: str, choices: list[str]) -> str:
     for name, pattern in EXPECTS:
         if pattern.search(span):
             return name
-    return "yesno" if subtype == "yesno" else "text"
+    return "yesno" if subtype == QuestionSubtype.YESNO else "text"
 
 
 def _noun_chunks(span: Span) -> Iterator[Span]:
@@ -320,9 +321,10 @@ def _questions(role: str, source: str) -> tuple[Candidate, ...]:
             clauses = []
         for clause in clauses:
             choices = _choices(text, clause, previous)
-            subtype = "choice" if choices and clause.subtype != "request" else clause.subtype
+            asks_info = clause.subtype != QuestionSubtype.REQUEST
+            subtype = QuestionSubtype.CHOICE if choices and asks_info else clause.subtype
             span = source[clause.start:clause.end]
-            if clause.subtype != "request" and search(PROPOSAL, text[clause.start:clause.end]):
+            if asks_info and search(PROPOSAL, text[clause.start:clause.end]):
                 subtype = SUGGESTION  # keeps its choices: "How about A, B or C?"
             out.append(Candidate.of(
                 source, clause.start, clause.end, kind=Kind.QUESTION, subtype=subtype,

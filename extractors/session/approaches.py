@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Change, TurnView
-from extractors.records import Kind, Record
+from extractors.records import CommitmentSubtype, Kind, Record
 from extractors.text.clauses import statements
 from extractors.text.guard import rx
 from extractors.text.lexicon import terms, ties
@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 NAME = "approaches.failed.v1"
 #: How many turns back a plan may be and still be what a failure reports on.
 WINDOW = 12
-PLAN_SUBTYPES = frozenset({"promised", "offered", "agreed", "planned"})
+PLAN_SUBTYPES = frozenset({CommitmentSubtype.PROMISED, CommitmentSubtype.OFFERED,
+                           CommitmentSubtype.AGREED, CommitmentSubtype.PLANNED})
 CHANGE_VERB = rx(
     r"\b(?:raise|lower|bump|increase|decrease|reduce|widen|narrow|add|remove|drop|switch|"
     r"swap|use|reuse|replace|rewrite|refactor|move|make|change|set|unset|pin|unpin|revert|"
@@ -64,7 +65,7 @@ class FailedApproaches:
             return []
         plans = [r for r in live if r.role == "assistant" and r.subtype in PLAN_SUBTYPES
                  and turn.number - WINDOW <= r.turn < turn.number
-                 and (r.subtype == "planned" or CHANGE_VERB.search(r.text))]
+                 and (r.subtype == CommitmentSubtype.PLANNED or CHANGE_VERB.search(r.text))]
         if not plans:
             return []
         text = turn.text
@@ -86,7 +87,8 @@ class FailedApproaches:
                                                extra=int(plan.turn == latest)):
                     continue
                 done.add(plan.id)
-                changes.append(Change(record_id=plan.id, field="subtype", new="tried",
+                changes.append(Change(record_id=plan.id, field="subtype",
+                                      new=CommitmentSubtype.TRIED,
                                       evidence_start=start, evidence_end=end,
                                       note=f"failed, turn {turn.number}",
                                       attrs={"outcome": "failed"}))

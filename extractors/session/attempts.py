@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import Kind
+from extractors.records import CommitmentSubtype, Kind
 from extractors.text.clauses import statements, trim
 from extractors.text.guard import rx
 
@@ -125,7 +125,7 @@ class Attempts:
             if b - a < 8:
                 continue
             out.append(Candidate.of(
-                text, a, b, kind=Kind.COMMITMENT, subtype="tried", score=SCORE,
+                text, a, b, kind=Kind.COMMITMENT, subtype=CommitmentSubtype.TRIED, score=SCORE,
                 extractor=NAME, why=found[1], label=None,
                 attrs={"outcome": "failed"} if failed_near else {}))
         return out
@@ -135,7 +135,7 @@ def _attempts(sentence: str, role: str, failed_near: bool) -> list[tuple[int, st
     """(start, why) of every reading of ``sentence`` as an attempt; the earliest wins."""
     out = []
     if m := TRIED.search(sentence):
-        out.append((m.start(), "tried"))
+        out.append((m.start(), CommitmentSubtype.TRIED))
     if (m := ALREADY.search(sentence)) and m.group("verb").lower() not in _NOT_ATTEMPT:
         out.append((m.start(), "already or also done"))
     if (m := _our_action(sentence)) and (failed_near or _troubleshooting(m.group("verb"),

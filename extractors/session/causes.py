@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import Kind
+from extractors.records import CommitmentSubtype, Kind
 from extractors.text.clauses import statements
 from extractors.text.guard import rx
 
@@ -61,7 +61,8 @@ class Causes:
                 continue
             if len(sentence) < 15:
                 continue
-            out.append(Candidate.of(text, start, end, kind=Kind.COMMITMENT, subtype="found",
+            out.append(Candidate.of(text, start, end, kind=Kind.COMMITMENT,
+                                    subtype=CommitmentSubtype.FOUND,
                                     score=SCORE, extractor=NAME, why="a stated cause",
                                     label="root cause"))
         return out

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import Kind
+from extractors.records import CommitmentSubtype, Kind
 from extractors.text.clauses import statements, trim
 from extractors.text.guard import rx
 
@@ -63,7 +63,8 @@ class FollowUps:
             if m is None:
                 continue
             a, b = trim(text, start + m.start(), end)
-            out.append(Candidate.of(text, a, b, kind=Kind.COMMITMENT, subtype="promised",
+            out.append(Candidate.of(text, a, b, kind=Kind.COMMITMENT,
+                                    subtype=CommitmentSubtype.PROMISED,
                                     score=SCORE, extractor=NAME, why="a follow-up promised",
                                     label="follow-up"))
         return out

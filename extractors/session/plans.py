@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import Kind
+from extractors.records import CommitmentSubtype, Kind
 from extractors.text.clauses import statements, trim
 from extractors.text.guard import rx
 
@@ -58,6 +58,7 @@ class Plans:
             a, b = trim(text, m.end(), stop.start() if stop else end)
             if b - a < 6:
                 continue
-            out.append(Candidate.of(text, a, b, kind=Kind.COMMITMENT, subtype="planned",
+            out.append(Candidate.of(text, a, b, kind=Kind.COMMITMENT,
+                                    subtype=CommitmentSubtype.PLANNED,
                                     score=SCORE, extractor=NAME, why="a plan of attack"))
         return out

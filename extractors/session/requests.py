@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import Kind
+from extractors.records import CommitmentSubtype, Kind
 from extractors.text.clauses import statements
 from extractors.text.guard import rx
 
@@ -65,6 +65,6 @@ class Requests:
                 if len(sentence) < 8:
                     continue
                 return [Candidate.of(text, start, end, kind=Kind.COMMITMENT,
-                                     subtype="requested", score=SCORE, extractor=NAME,
-                                     why="the opening request", label=None)]
+                                     subtype=CommitmentSubtype.REQUESTED, score=SCORE,
+                                     extractor=NAME, why="the opening request", label=None)]
         return []

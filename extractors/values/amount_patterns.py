@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import regex
 
+from extractors.records import AmountSubtype
 from extractors.text.gates import ALWAYS, DIGIT, Gate, gate, words_of
 from extractors.text.guard import Guarded, rx
 from extractors.values.money import (
@@ -48,7 +49,7 @@ class AmountPattern:
     name: str
     pattern: Guarded
     score: float
-    subtype: str = "money"
+    subtype: str = AmountSubtype.MONEY
     #: The group whose span is the candidate (default: the whole match).
     span_group: str | int = 0
     #: What a turn must hold for the pattern to match at all (:mod:`extractors.text.gates`).
@@ -90,16 +91,17 @@ PATTERNS: tuple[AmountPattern, ...] = (
         gate=gate(_NUMBER_WORDS, _WORD_TOKENS)),
     AmountPattern("symbol_range", _compile(
         rf"{_NOT_AFTER_SYM}(?P<cur>{SYM}|(?<![\w]){CODE})\ ?(?P<num>{NUM}){MULT}{_DASH}"
-        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, "range",
+        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, AmountSubtype.RANGE,
         gate=gate(DIGIT, _SYMBOL_TOKENS | _CODE_TOKENS)),
     AmountPattern("between_symbol_range", _compile(
         rf"(?<![\w])(?i:between)\s+(?P<cur>{SYM}|{CODE})\ ?(?P<num>{NUM}){MULT}\s+(?i:and)\s+"
-        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, "range",
+        rf"(?:(?P<cur2>{SYM}|{CODE})\ ?)?(?P<num2>{NUM}){_MULT2}"), 0.9, AmountSubtype.RANGE,
         gate=gate(DIGIT, "between")),
     AmountPattern("range_marker_after", _compile(
         rf"(?:(?<![\w])(?i:between)\s+(?P<num>{NUM})\s+(?i:and)\s+"
         rf"|(?P<num>{NUM}){_DASH}|(?P<num>{NUM})\s+(?i:to)\s+)"
-        rf"(?P<num2>{NUM}){_MULT2}\ ?(?P<cur>(?i:{CURWORD})\b|{_AFTER})"), 0.85, "range",
+        rf"(?P<num2>{NUM}){_MULT2}\ ?(?P<cur>(?i:{CURWORD})\b|{_AFTER})"), 0.85,
+        AmountSubtype.RANGE,
         gate=gate(DIGIT, _WORD_TOKENS | _AFTER_TOKENS)),
     AmountPattern("labelled_bare_number", _compile(
         rf"(?<![\w])(?i:price|cost|rent|fare|total|balance|fee|charge|refund|deposit)"
@@ -108,9 +110,9 @@ PATTERNS: tuple[AmountPattern, ...] = (
         rf"(?!\s?(?:{SYM}|{CODE}|(?i:{CURWORD})\b))"), 0.6, span_group="num",
         gate=gate(DIGIT, "price cost rent fare total balance fee charge refund deposit")),
     AmountPattern("percent", _compile(
-        rf"(?P<num>{NUM})\ ?(?:%|(?i:per\ ?cent|pct)\b)"), 0.9, "percent",
+        rf"(?P<num>{NUM})\ ?(?:%|(?i:per\ ?cent|pct)\b)"), 0.9, AmountSubtype.PERCENT,
         gate=gate(DIGIT, "% per percent pct")),
     AmountPattern("spelled_percent", _compile(
-        rf"(?P<words>(?i:{WORDNUM}))\ (?i:per\ ?cent)\b"), 0.8, "percent",
+        rf"(?P<words>(?i:{WORDNUM}))\ (?i:per\ ?cent)\b"), 0.8, AmountSubtype.PERCENT,
         gate=gate(_NUMBER_WORDS, "per percent")),
 )

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import Kind, Money
+from extractors.records import AmountSubtype, Kind, Money
 from extractors.text import guard, spans
 from extractors.text.gates import GateIndex, tokens
 from extractors.text.guard import find_all, rx
@@ -187,10 +187,10 @@ def _range(groups: dict[str, str | None]) -> dict[str, str | None] | None:
 
 
 def _value(groups: dict[str, str | None], subtype: str) -> dict[str, str | None] | None:
-    if subtype == "percent":
+    if subtype == AmountSubtype.PERCENT:
         number = _number(groups, None)
         return None if number is None else {"percent": format(number, "f")}
-    if subtype == "range":
+    if subtype == AmountSubtype.RANGE:
         return _range(groups)
     return _money(groups)
 
@@ -286,7 +286,7 @@ class RegexAmounts:
                 start, end = m.span(pat.span_group)
                 groups = m.groupdict()
                 attrs: dict[str, Any] = {}
-                if pat.subtype != "percent":
+                if pat.subtype != AmountSubtype.PERCENT:
                     start, negative = _sign(text, start, end, groups)
                     if negative:
                         attrs["sign"] = "negative"
@@ -294,7 +294,7 @@ class RegexAmounts:
                     if per:
                         attrs["per"] = per
                 value = _value(groups, pat.subtype)
-                if value is None and pat.subtype == "range":
+                if value is None and pat.subtype == AmountSubtype.RANGE:
                     continue  # "2024-25 EUR", "$10 -$5": not a range; the ends stand alone
                 cand = Candidate.of(
                     text, start, end, kind=Kind.AMOUNT, subtype=pat.subtype, score=pat.score,
@@ -308,5 +308,5 @@ class RegexAmounts:
 def money_value(text: str) -> dict[str, str | None] | None:
     """Return the value of the one money amount in ``text``; None if none or several."""
     view = TurnView(thread="-", number=1, role="assistant", text=text)
-    money = [c for c in RegexAmounts().extract(view) if c.subtype == "money"]
+    money = [c for c in RegexAmounts().extract(view) if c.subtype == AmountSubtype.MONEY]
     return money[0].value if len(money) == 1 else None

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import Kind
+from extractors.records import DatetimeSubtype, Kind
 from extractors.text import spans
 from extractors.text.gates import GateIndex, matches_from, start_positions, tokens
 from extractors.text.guard import LONG_TEXT, find_all, rx
@@ -107,24 +107,25 @@ def _joinable(text: str, chain: list[Atom], nxt: Atom, joins: list[str]) -> str 
     return None
 
 
-def _subtype(chain: list[Atom], joins: list[str]) -> str:
+def _subtype(chain: list[Atom], joins: list[str]) -> DatetimeSubtype:
     cats = {_category(a.role) for a in chain}
     if "range" in joins or any(a.role in ("timerange", "daterange") for a in chain) \
             or any("/" in a.info.get("iso", "") for a in chain):
-        return "range"
+        return DatetimeSubtype.RANGE
     if cats == {"duration"}:
-        return "relative" if chain[0].info.get("relative") else "duration"
+        relative = chain[0].info.get("relative")
+        return DatetimeSubtype.RELATIVE if relative else DatetimeSubtype.DURATION
     if "date" in cats and "time" in cats:
-        return "datetime"
+        return DatetimeSubtype.DATETIME
     if "time" in cats:
-        return "time"
+        return DatetimeSubtype.TIME
     if any(a.info.get("relative") or a.role in ("relday",) for a in chain):
-        return "relative"
+        return DatetimeSubtype.RELATIVE
     if any(a.role == "weekday" for a in chain) and not any(a.role == "date" for a in chain):
-        return "relative"
+        return DatetimeSubtype.RELATIVE
     if any(a.role == "iso" and "T" in a.info.get("iso", "") for a in chain):
-        return "datetime"
-    return "date"
+        return DatetimeSubtype.DATETIME
+    return DatetimeSubtype.DATE
 
 
 _PART_KEY = rx(r"(?i)morning|afternoon|evening|night|noon|lunchtime")
@@ -293,8 +294,8 @@ class RegexDatetimes:
             value, attrs = _value(chain, joins, subtype, reference_date(turn),
                                   self.date_order or turn.date_order)
             lead = _DEADLINE.search(text, max(0, start - 32), start)
-            if lead and chain[0].role != "duration" and subtype != "range":
-                start, subtype = lead.start(), "deadline"
+            if lead and chain[0].role != "duration" and subtype != DatetimeSubtype.RANGE:
+                start, subtype = lead.start(), DatetimeSubtype.DEADLINE
             out.append(Candidate.of(
                 text, start, end, kind=Kind.DATETIME, subtype=subtype,
                 score=max(a.score for a in chain), extractor=NAME,

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import Kind, Money
+from extractors.records import AmountSubtype, DatetimeSubtype, Kind, Money
 from extractors.text.guard import find_all, rx
 
 if TYPE_CHECKING:
@@ -114,23 +114,24 @@ def classify(key: str) -> tuple[Kind, str] | None:
         return None
     last = words[-1]
     if set(words) & PERCENT_WORDS:
-        return Kind.AMOUNT, "percent"
+        return Kind.AMOUNT, AmountSubtype.PERCENT
     if set(words) & CURRENCY_CODES:
-        return Kind.AMOUNT, "money"
+        return Kind.AMOUNT, AmountSubtype.MONEY
     if len(words) > 1 and last in UNIT_SUFFIXES:
-        return Kind.DATETIME, "duration"  # "refund_eta_days": the refund is not the value
+        # "refund_eta_days": the refund is not the value
+        return Kind.DATETIME, DatetimeSubtype.DURATION
     if set(words) & MEASURE_WORDS:
         return None
     if len(words) > 1 and (last in DATE_WORDS or last in DATE_SUFFIXES or last == "day"):
-        return Kind.DATETIME, "date"  # "due_date", "paid_on": the last word says what
+        return Kind.DATETIME, DatetimeSubtype.DATE  # "due_date", "paid_on": the last word says what
     if set(words) & MONEY_WORDS and not set(words) & {"id", "ref"}:
-        return Kind.AMOUNT, "money"
+        return Kind.AMOUNT, AmountSubtype.MONEY
     if set(words) & DURATION_WORDS:
-        return Kind.DATETIME, "duration"
+        return Kind.DATETIME, DatetimeSubtype.DURATION
     if set(words) & ID_WORDS:
         return Kind.IDENTIFIER, "reference"
     if set(words) & DATE_WORDS or (len(words) > 1 and last in DATE_SUFFIXES):
-        return Kind.DATETIME, "date"
+        return Kind.DATETIME, DatetimeSubtype.DATE
     return None
 
 
@@ -171,7 +172,7 @@ class ToolFields:
                                                                or "") and _plain_key(m):
                 # Beside a "currency" field, a number with two decimals is money whatever
                 # its key ("gross", "pension", "value" under "amount").
-                typed = Kind.AMOUNT, "money"
+                typed = Kind.AMOUNT, AmountSubtype.MONEY
             if typed is None:
                 continue
             kind, subtype = typed
@@ -193,13 +194,14 @@ class ToolFields:
                 words = key_words(m.group("key"))
                 codes = [w for w in words if w in CURRENCY_CODES]
                 code = codes[-1].upper() if codes else currency
-                value = (Money(amount=number, currency=code).as_value() if subtype == "money"
+                money = subtype == AmountSubtype.MONEY
+                value = (Money(amount=number, currency=code).as_value() if money
                          else {"percent": str(number)})  # as the amount patterns write it
             elif kind == Kind.IDENTIFIER:
                 if not _CODE.search(raw):
                     continue  # "pending", "yes": words, not identifiers
                 value = {"normalized": raw.upper() if group == "str" else raw}
-            elif subtype == "duration":
+            elif subtype == DatetimeSubtype.DURATION:
                 unit = key_words(m.group("key"))[-1]
                 if group != "num" or unit not in DURATION_UNITS:
                     continue
