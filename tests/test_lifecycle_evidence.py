@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from extractors.dialogue.tool_evidence import argument_values, reads_only
 from extractors.text.lexicon import terms, ties
-from extractors.text.overlap import argument_values, reads_only
 from scratchpad import Scratchpad
 
 

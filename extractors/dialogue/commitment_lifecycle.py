@@ -18,6 +18,7 @@ from extractors.dialogue.commitments import (
     carried_lines,
     undo_head,
 )
+from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.records import CommitmentSubtype, Kind, Record, Status
 from extractors.text import guard
 from extractors.text.clause_features import read
@@ -25,7 +26,6 @@ from extractors.text.clauses import clauses
 from extractors.text.guard import rx
 from extractors.text.lexicon import function_words, stems, terms, ties, word_stems
 from extractors.text.nlp import doc_of
-from extractors.text.overlap import argument_values, reads_only, tool_failed
 from extractors.values.amounts import money_value
 
 if TYPE_CHECKING:

@@ -21,6 +21,7 @@ import regex
 
 from extractors.base import Candidate, Change, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
+from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.records import CommitmentSubtype, ConstraintSubtype, Kind, Record, Status
 from extractors.text import guard
 from extractors.text.clause_features import WORD, Features, features, label_tokens
@@ -36,7 +37,6 @@ from extractors.text.lexicon import (
     word_stems,
 )
 from extractors.text.nlp import doc_of
-from extractors.text.overlap import argument_values, reads_only, tool_failed
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
