@@ -87,6 +87,15 @@ class QuestionSubtype(StrEnum):
     SUGGESTION = "suggestion"  # "What about the 7:30 one?"
 
 
+#: The subtypes each kind can have, where the set is closed (identifier subtypes come
+#: from patterns, users' included, so any is accepted).
+SUBTYPES: dict[str, frozenset[str]] = {
+    Kind.AMOUNT: frozenset(AmountSubtype), Kind.DATETIME: frozenset(DatetimeSubtype),
+    Kind.COMMITMENT: frozenset(CommitmentSubtype), Kind.CONSTRAINT: frozenset(ConstraintSubtype),
+    Kind.QUESTION: frozenset(QuestionSubtype),
+}
+
+
 
 class Status(StrEnum):
     """Lifecycle states. Values, commitments and constraints start ``active``;

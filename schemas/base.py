@@ -26,16 +26,7 @@ from typing import Any, ClassVar, Literal
 import regex
 from pydantic import BaseModel, ConfigDict, Field
 
-from extractors.records import (
-    VALUE_KINDS,
-    AmountSubtype,
-    CommitmentSubtype,
-    ConstraintSubtype,
-    DatetimeSubtype,
-    Kind,
-    QuestionSubtype,
-    Record,
-)
+from extractors.records import SUBTYPES, VALUE_KINDS, Kind, Record
 from extractors.text.guard import Guarded, rx
 from extractors.text.lexicon import word_stems
 
@@ -119,15 +110,6 @@ def _stems(label: str | None) -> frozenset[str]:
 @functools.cache
 def _compiled(pattern: str) -> Guarded:
     return rx(pattern, regex.IGNORECASE)
-
-
-#: The subtypes each kind can have, where the set is closed (identifier subtypes come
-#: from patterns, users' included, so any is accepted).
-SUBTYPES: dict[str, frozenset[str]] = {
-    Kind.AMOUNT: frozenset(AmountSubtype), Kind.DATETIME: frozenset(DatetimeSubtype),
-    Kind.COMMITMENT: frozenset(CommitmentSubtype), Kind.CONSTRAINT: frozenset(ConstraintSubtype),
-    Kind.QUESTION: frozenset(QuestionSubtype),
-}
 
 
 def _check_subtypes(kinds: tuple[str, ...], subtypes: tuple[str, ...]) -> None:

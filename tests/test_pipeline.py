@@ -144,7 +144,7 @@ def test_extend_continues_a_thread_from_the_new_messages_alone() -> None:
 
 
 def test_every_subtype_of_a_closed_kind_is_named_in_its_enum(espresso_pad) -> None:
-    from schemas.base import SUBTYPES
+    from extractors.records import SUBTYPES
 
     records = espresso_pad.records("espresso")
     assert {r.kind for r in records} >= {"amount", "datetime", "commitment", "constraint",

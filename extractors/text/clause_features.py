@@ -24,17 +24,10 @@ from extractors.text import guard
 from extractors.text.clauses import Clause, clauses
 from extractors.text.guard import rx
 from extractors.text.lexicon import (
-    BE,
-    CLITICS,
-    DAY_WORDS,
-    DO,
-    HAVE,
-    MODALS,
-    NEGATIVE_STEMS,
     PARTICIPLE_IRREGULAR,
-    WEEKDAYS,
     function_words,
     stem,
+    word_class,
     words,
 )
 from extractors.text.nlp import parsed_span
@@ -62,7 +55,7 @@ _MODALS = {"can": "can", "ca": "can", "could": "could", "will": "will", "wo": "w
 #: Words that cannot be part of a clause's label.
 _STOP = function_words("the a an this that these those your our my his her their its it them "
                        "you me us him any some all both each every of")
-_FILLER = WEEKDAYS | DAY_WORDS | function_words(
+_FILLER = word_class("weekdays", "day words") | function_words(
     "even though just really now then still already here there away straight usually instead")
 _PREPS = function_words("for to as on in at from with by against until within of about into "
                         "onto over under after before since once when if while and or but so "
@@ -228,7 +221,7 @@ def _features_parse(text: str, clause: Clause, span: Span) -> Features | None:
 
 #: Words between a subject and its main verb: auxiliaries, negations, adverbs, and the
 #: frames "going to", "(un)able to", "happy to".
-_AUX_WORDS = BE | HAVE | DO | MODALS | CLITICS | NEGATIVE_STEMS | function_words(
+_AUX_WORDS = word_class("be", "have", "do", "modals", "clitics", "negative stems") | function_words(
     "cannot not never also just already now then still really certainly definitely going to"
 ) | words("able unable happy glad")
 _BE_FORMS = function_words("am are is was were be been 'm 're 's")

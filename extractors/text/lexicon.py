@@ -26,48 +26,66 @@ def words(text: str) -> frozenset[str]:
 
 # -- word classes ----------------------------------------------------------------------
 
-ARTICLES = words("a an the")
-DEMONSTRATIVES = words("this that these those")
-QUANTIFIERS = words("all any both each every some")
-POSSESSIVES = words("my your yours our their his her its")
-SUBJECT_PRONOUNS = words("i you we they he she it")
-OBJECT_PRONOUNS = words("me you us them him her it")
-INDEFINITES = words("something anything nothing one")
-PREPOSITIONS = words("""about after against as at before by for from in into of on onto over
-since to under until with within near per around up out""")
-CONJUNCTIONS = words("and but or so if because unless once when while than though")
-WH_WORDS = words("what which who whom whose where when why how")
-BE = words("am are is was were be been being")
-HAVE = words("have has had")
-DO = words("do does did")
-MODALS = words("can could will would shall should may might must")
-#: Clitics as the tokenizers split them ("we'll" -> "we", "'ll").
-CLITICS = words("'d 'll 'm 're 's 't 've")
-#: Contractions with their apostrophe, as the question reader keeps them.
-CONTRACTIONS = words("""it's that's what's i'm i'd i'll you're you'd you'll we're they're
-there's don't doesn't can't won't isn't would've whats dont""")
-#: What is left of a negative contraction without its clitic ("don" of "don't").
-NEGATIVE_STEMS = words("aren ca couldn didn doesn don hasn haven isn shouldn wasn won wouldn")
-NEGATIONS = words("not never no cannot neither either")
-WEEKDAYS = words("monday tuesday wednesday thursday friday saturday sunday")
-DAY_WORDS = words("today tomorrow tonight")
-#: Adverbs that qualify a clause without changing what it is about.
-ADVERBS = words("""already away even here there instead just now then still straight
-usually really also too well again very only first next more less much many rather
-certainly definitely approximately roughly""")
-#: Words of courtesy, greeting and assent.
-COURTESY = words("""please thanks thank yes ok okay sure hello hi hey bye oh ah eh um ya
-great good fine perfect cool nice awesome alright right correct sounds works wonderful
-excellent lovely""")
-#: Verbs too general to say what a sentence is about ("get", "want", "let me know").
-LIGHT_VERBS = words("""get got give go going make made want need like prefer let know tell
-send check see find keep stay ensure kind sort gonna wanna""")
+#: English function words, a class a line: "class: its words".
+_CLASSES = """
+articles: a an the
+demonstratives: this that these those
+quantifiers: all any both each every some
+possessives: my your yours our their his her its
+subject pronouns: i you we they he she it
+object pronouns: me you us them him her it
+indefinites: something anything nothing one
+prepositions: about after against as at before by for from in into of on onto over since
+  to under until with within near per around up out
+conjunctions: and but or so if because unless once when while than though
+wh words: what which who whom whose where when why how
+be: am are is was were be been being
+have: have has had
+do: do does did
+modals: can could will would shall should may might must
+clitics: 'd 'll 'm 're 's 't 've
+contractions: it's that's what's i'm i'd i'll you're you'd you'll we're they're there's
+  don't doesn't can't won't isn't would've whats dont
+negative stems: aren ca couldn didn doesn don hasn haven isn shouldn wasn won wouldn
+negations: not never no cannot neither either
+weekdays: monday tuesday wednesday thursday friday saturday sunday
+day words: today tomorrow tonight
+adverbs: already away even here there instead just now then still straight usually really
+  also too well again very only first next more less much many rather certainly
+  definitely approximately roughly
+courtesy: please thanks thank yes ok okay sure hello hi hey bye oh ah eh um ya great good
+  fine perfect cool nice awesome alright right correct sounds works wonderful excellent
+  lovely
+light verbs: get got give go going make made want need like prefer let know tell send
+  check see find keep stay ensure kind sort gonna wanna
+"""
+#: Clitics are the pieces tokenizers split off ("we'll" -> "we", "'ll"); contractions keep
+#: their apostrophe (as the question reader reads them); negative stems are what is left of
+#: a negative contraction without its clitic ("don" of "don't"); adverbs qualify a clause
+#: without changing what it is about; light verbs are too general to say what a sentence
+#: is about ("get", "want", "let me know").
 
+
+def _read_classes(table: str) -> dict[str, frozenset[str]]:
+    classes: dict[str, str] = {}
+    name = ""
+    for line in table.strip().splitlines():
+        if line.startswith(" "):  # continues the class above
+            classes[name] += " " + line
+        else:
+            name, _, rest = line.partition(":")
+            classes[name] = rest
+    return {key: words(value) for key, value in classes.items()}
+
+
+WORD_CLASSES: dict[str, frozenset[str]] = _read_classes(_CLASSES)
 #: Every function word above: the stop-word lexicon.
-STOP_WORDS = (ARTICLES | DEMONSTRATIVES | QUANTIFIERS | POSSESSIVES | SUBJECT_PRONOUNS
-              | OBJECT_PRONOUNS | INDEFINITES | PREPOSITIONS | CONJUNCTIONS | WH_WORDS | BE | HAVE
-              | DO | MODALS | CLITICS | CONTRACTIONS | NEGATIVE_STEMS | NEGATIONS | WEEKDAYS
-              | DAY_WORDS | ADVERBS | COURTESY | LIGHT_VERBS)
+STOP_WORDS: frozenset[str] = frozenset().union(*WORD_CLASSES.values())
+
+
+def word_class(*names: str) -> frozenset[str]:
+    """The words of the named classes (see :data:`WORD_CLASSES`), together."""
+    return frozenset().union(*(WORD_CLASSES[name] for name in names))
 
 
 def function_words(text: str) -> frozenset[str]:
