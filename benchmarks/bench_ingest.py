@@ -62,7 +62,7 @@ def schema_refresh(repeats: int = 20) -> tuple[int, float]:
         timings = []
         for _ in range(repeats):
             started = time.perf_counter()
-            pad._refresh_states("long", turns, [CodingSession])
+            pad.schemas.refresh("long", turns, [CodingSession])
             timings.append((time.perf_counter() - started) * 1000)
     return turns, statistics.median(timings)
 

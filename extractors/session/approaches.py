@@ -37,7 +37,7 @@ CHANGE_VERB = rx(
     r"swap|use|reuse|replace|rewrite|refactor|move|make|change|set|unset|pin|unpin|revert|"
     r"downgrade|upgrade|patch|wrap|retry|disable|enable|cache|batch|split|merge|inline|"
     r"extract|try|tweak|adjust|convert|increase|limit|skip|mock|stub|build|run|rerun|"
-    r"re-run|restart)\b", regex.IGNORECASE)
+    r"re-run|restart)\b", regex.IGNORECASE, linear=True)
 #: A report that something did not work: "still fails", "still 3/20 failures", "same
 #: error", "no real change", "didn't help", "a static utility can't receive the mock".
 #: Not the bare "fails" of a design ("fails fast"), nor a refusal ("I can't add that").
@@ -50,7 +50,7 @@ FAILED_RESULT = rx(
     r"anything|make\s+(?:a|any)\s+difference)\b|\bmade\s+(?:no\s+difference|it\s+worse|"
     r"things\s+worse)\b|\bthat['’]?s\s+the\s+\S+\s+problem\b|"
     r"(?<!\bI\s)(?<!\bwe\s)(?<!\bI\s\w{3,12}\s)\b(?:can['’]?t|cannot)\s+(?:run|work|receive|"
-    r"handle|load|be\s+used)\b", regex.IGNORECASE)
+    r"handle|load|be\s+used)\b", regex.IGNORECASE, linear=True)
 
 
 class FailedApproaches:

@@ -45,12 +45,12 @@ _WE = r"(?:I|we)(?:['’]ve|\s+have|\s+had|['’]d)?"
 TRIED = rx(
     rf"\b{_WE}\s+(?:already\s+|also\s+|even\s+)*tried\b|"
     r"(?:^|(?<=[,;]\s)|(?<=\b(?:and|also|even|then|already)\s))tried\s+(?!to\s+(?:call|reach|"
-    r"contact|get\s+through)\b)", _F)
+    r"contact|get\s+through)\b)", _F, linear=True)
 #: The sentence opens with a past action, its subject dropped ("yep turned bluetooth off
 #: and on", "ok did the rebuild database thing").
 OPENS_WITH_ACTION = rx(
     r"^(?:(?:yep|yes|yeah|ok|okay|so|and|also|even|already|then|oh|well|um|no|nope)\b[,.!]?\s+)*"
-    rf"(?P<verb>{_PAST})\b", _F)
+    rf"(?P<verb>{_PAST})\b", _F, linear=True)
 #: Troubleshooting steps: an attempt even when no failure is said.
 TROUBLESHOOT = frozenset("""restarted rebooted reinstalled reset cleared cleaned unplugged
 replugged reconnected repaired re-paired power-cycled uninstalled disabled re-enabled toggled
@@ -62,12 +62,12 @@ _OFF_AND_ON = rx(r"\b(?:turned|switched|toggled)\b[^.!?]{0,30}\b(?:off|on)\b", _
 ALREADY = rx(
     rf"(?:\b{_WE}\s+(?:already|also\s+already|also|even)|^(?:already|also|and\s+also)|"
     rf"(?<=[,;]\s)(?:already|also|even)|\beven)\s+"
-    rf"(?:\w+ly\s+)?(?P<verb>{_PAST})\b", _F)
+    rf"(?:\w+ly\s+)?(?P<verb>{_PAST})\b", _F, linear=True)
 #: "I've rebooted it", "we reinstalled it", "I then cleared the cache": an action of ours,
 #: an attempt when a failure follows in its sentence or the next.
 OUR_ACTION = rx(
     rf"\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:also\s+|then\s+|even\s+|just\s+|\w+ly\s+)?"
-    rf"(?P<verb>{_PAST})\b", _F)
+    rf"(?P<verb>{_PAST})\b", _F, linear=True)
 FAILED = rx(
     r"\b(?:still|(?:didn['’]?t|did\s+not|doesn['’]?t|does\s+not|won['’]?t|wouldn['’]?t|"
     r"hasn['’]?t|has\s+not|haven['’]?t)\s+(?:help|work|fix|change|solve|resolve|make|do|"
@@ -75,11 +75,11 @@ FAILED = rx(
     r"made\s+no\s+difference|had\s+no\s+effect|same\s+(?:error|problem|issue|result|thing|"
     r"failure|black|crash|message)|nothing\s+(?:changed|helped|worked)|^nothing\b|"
     r"persists?|keeps?\s+\w+ing|fails?\b|failed|gave\s+up|to\s+no\s+avail|"
-    r"without\s+(?:any\s+)?(?:luck|success)|didn['’]?t\s+do\s+anything)", _F)
+    r"without\s+(?:any\s+)?(?:luck|success)|didn['’]?t\s+do\s+anything)", _F, linear=True)
 GERUND_FAILED = rx(
     r"^(?:\w+ing)\b[^.!?]{0,120}?\b(?:didn['’]?t|did\s+not|doesn['’]?t|does\s+not)\s+"
     r"(?:help|work|fix|change|solve|resolve)\b|^(?:\w+ing)\b[^.!?]{0,120}?\b(?:made\s+no\s+"
-    r"difference|had\s+no\s+effect|changed\s+nothing|fixed\s+nothing)", _F)
+    r"difference|had\s+no\s+effect|changed\s+nothing|fixed\s+nothing)", _F, linear=True)
 #: Where the attempt's clause ends: before ", but", "and it still", a dash or semicolon.
 CLAUSE_END = rx(
     r",?\s+(?:but|yet|however|though|and\s+(?:it|that|this|they|the\s+\w+)\s+(?:still|"

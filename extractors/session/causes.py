@@ -34,7 +34,7 @@ CUE = rx(
     r"(?:problem|issue|cause|bug)\b|\b(?:is|was|are|were)\s+(?:being\s+)?caused\s+by\b|\bturns?\s+out\b|\bturned\s+"
     r"out\b|\bthe\s+reason\s+(?:is|was)\b|\bthe\s+(?:bug|problem|issue|cause)\s+(?:is|was)\s+"
     r"(?:that|in|a|an|the|because)\b|\bthat['’]s\s+(?:the|what)\s+(?:cause|bug|problem|"
-    r"causing|breaking)|\bwhich\s+(?:is\s+)?(?:what['’]?s\s+)?(?:caus|break)\w*", _F)
+    r"causing|breaking)|\bwhich\s+(?:is\s+)?(?:what['’]?s\s+)?(?:caus|break)\w*", _F, linear=True)
 HEDGE = rx(r"\b(?:might|may|could|possibly|perhaps|maybe|probably\s+not|not\s+sure|"
                       r"i\s+(?:wonder|suspect|think)|if|whether|rule\s+out|ruled\s+out)\b", _F)
 

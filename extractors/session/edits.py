@@ -33,7 +33,7 @@ EDIT_VERB = rx(
     r"fix(?:es|ed|ing)?|touch(?:es|ed|ing)?|renam(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|"
     r"remov(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|refactor(?:s|ed|ing)?|rewr(?:ite|ote|itten|iting)|"
     r"replac(?:e|es|ed|ing)|insert(?:s|ed|ing)?|tweak(?:s|ed|ing)?|adjust(?:s|ed|ing)?|"
-    r"bump(?:s|ed|ing)?|introduc(?:e|es|ed|ing)|new\s+file|saved)\b", _F)
+    r"bump(?:s|ed|ing)?|introduc(?:e|es|ed|ing)|new\s+file|saved)\b", _F, linear=True)
 #: Tools whose results name the files they wrote.
 EDIT_TOOL = rx(r"edit|write|patch|creat|replace|apply|insert|save|modif|renam|"
                           r"move|delete|str_replace", regex.IGNORECASE)

@@ -37,11 +37,11 @@ _WHO = (r"(?:they|the\s+(?:[\w-]+\s+){0,2}(?:team|department|desk|engineer|techn
 _DO = (r"(?:call|ring|phone|email|e-mail|text|message|contact|reach\s+out|get\s+in\s+touch|"
        r"be\s+in\s+touch|get\s+back|follow\s+up|send|visit|come\s+(?:out|by|round)|update|"
        r"confirm|schedule|arrange|collect|pick\s+up|deliver)")
-THIRD_PARTY = rx(rf"\b{_WHO}{_WILL}(?:also\s+)?{_DO}\b", _F)
+THIRD_PARTY = rx(rf"\b{_WHO}{_WILL}(?:also\s+)?{_DO}\b", _F, linear=True)
 YOU_WILL_GET = rx(
     r"\byou['’]ll\s+(?:also\s+)?(?:get|receive|hear)\s+(?:back\s+)?(?:from|an?\s+|the\s+|"
     r"(?:an?\s+)?(?:email|e-mail|sms|text|call|update|message|notification|"
-    r"confirmation|letter))", _F)
+    r"confirmation|letter))", _F, linear=True)
 
 
 class FollowUps:

@@ -37,12 +37,12 @@ _AFTER = (rf"(?P<word>{_WORD})(?:\ level)?(?:\s*[:=]\s*|\s+(?:is|was|of|as|to|at
 _BEFORE = (rf"(?P<grade2>{_GRADE})[-\ ](?P<word2>{_WORD}|incident|ticket|issue|case|outage|"
            r"bug)")
 PATTERN = rx(rf"(?<![\w-])(?:{_AFTER}|{_BEFORE}|(?P<code>{_CODE}))(?![\w-])",
-                        regex.IGNORECASE | regex.V0)
+                        regex.IGNORECASE | regex.V0, linear=True)
 _BARE_CODE = rx(_CODE, regex.IGNORECASE)
 #: What makes a bare "P1" a level: the turn is about tickets or incidents.
 _CONTEXT = rx(
     r"\b(?:sev(?:erity)?|priority|prio|urgen\w*|incident|ticket|case|outage|escalat\w*|"
-    r"sla|triage|on-?call|page[ds]?)\b", regex.IGNORECASE)
+    r"sla|triage|on-?call|page[ds]?)\b", regex.IGNORECASE, linear=True)
 #: Before a thing (not a severity word), only a code or a strong word grades it: "P1
 #: incident", "critical bug", but not "high incident rate" or "normal case".
 _GRADES_A_THING = rx(rf"{_CODE}|critical|blocker|urgent", regex.IGNORECASE)

@@ -31,12 +31,12 @@ BEFORE = rx(
     r"assign(?:ed)?(?:\s+(?:it|this|the\s+(?:PR|MR|pull\s+request|change|review)))?\s+to|"
     r"review(?:ed)?\s+by|reviewers?\s*(?:is|will\s+be|should\s+be|[:=])|"
     r"(?:request(?:ed|ing)?|want|need)\s+(?:a\s+)?review\s+from|sign-?off\s+from|"
-    r"approval\s+from))\s+" + _NAME, _F)
+    r"approval\s+from))\s+" + _NAME, _F, linear=True)
 AFTER = rx(
     _NAME + r"(?i:\s+(?:will|can|should|is\s+going\s+to|['’]ll|has\s+to|needs\s+to|"
     r"must|agreed\s+to|is)\s+(?:do\s+the\s+|be\s+(?:the\s+)?)?review(?:ing|er)?\b|"
-    r"\s+(?:to|for|as)\s+(?:the\s+)?review(?:er)?\b)", _F)
-REVIEW = rx(r"(?i)\breview|\bsign-?off\b|\bapprov")
+    r"\s+(?:to|for|as)\s+(?:the\s+)?review(?:er)?\b)", _F, linear=True)
+REVIEW = rx(r"(?i)\breview|\bsign-?off\b|\bapprov", linear=True)
 #: "ask Priya to review it", "have Sam take a look and review": the review in the same
 #: clause as the name, a few words on.
 _REVIEW_AFTER = rx(

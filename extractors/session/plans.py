@@ -34,7 +34,7 @@ CUE = rx(
     r"simplest|easiest|cheapest|obvious)\s+(?:fix|option|route|path|approach|mitigation))\s*:|"
     r"\b(?:the\s+)?(?:quick(?:est)?|simplest|easiest|cheapest|obvious|low-touch|first)\s+"
     r"(?:fix|path|option|route|approach|mitigation|thing\s+to\s+try)\s+(?:would\s+be|is)\b|"
-    r"\bmy\s+(?:first\s+)?(?:plan|idea|approach)\s+is\s+(?:to\s+)?", _F)
+    r"\bmy\s+(?:first\s+)?(?:plan|idea|approach)\s+is\s+(?:to\s+)?", _F, linear=True)
 #: Where the plan's clause ends.
 END = rx(r"\s+[—–-]{1,2}\s+|\s*;\s*|,\s+(?:so|and\s+then|then|and\s+we|to\s+see)\b", _F)
 

@@ -42,7 +42,7 @@ _BEFORE = (r"(?i:my|our|your|their|his|her|the|a|an|this|that|these|those|its|us
            r"on|for|from|in|via|through|bought|ordered|got|have|own)\s+")
 _NAME = (rf"(?!(?:I|The|My|Our|Your|This|That|A|An)\b)(?P<name>{_WORD}(?:\s{_WORD}){{0,3}})"
          rf"(?:\s(?i:{_MODIFIERS}))?\s(?P<head>(?i:{HEADS}))\b")
-PATTERN = rx(rf"(?<=(?<![\w'’-]){_BEFORE}){_NAME}", regex.V0)
+PATTERN = rx(rf"(?<=(?<![\w'’-]){_BEFORE}){_NAME}", regex.V0, linear=True)
 #: Without a determiner, only a name that looks made ("SecureTunnel VPN", "Halo S2 lock").
 BARE = rx(rf"(?<![\w@/.'’-]){_NAME}", regex.V0)
 _MADE = rx(r"\d|\p{Ll}\p{Lu}")

@@ -45,8 +45,8 @@ ASK = rx(
     rf"^(?:(?:I|we)\s+)?need\s+to\s+(?={_VERBS}\b)|help\s+me\s+(?:to\s+)?|(?:I|we)\s+need\s+help\s+(?:with|to)\s+|"
     rf"(?:I|we)\s+(?:need|want|would\s+like|['’]d\s+like)\s+to\s+(?={_VERBS}\b)|"
     rf"we\s+(?:need|want)\s+(?!to\b|you\b|help\b)(?:a\s+|an\s+|the\s+)?[\w-]+\s+\w+|"
-    rf"your\s+task\s+is\s+to\s+|the\s+task\s+is\s+to\s+)(?:\w+\b)", _F)
-IMPERATIVE = rx(rf"^(?:{_VERBS})\b(?!\s+(?:you|I|we)\b)", _F)
+    rf"your\s+task\s+is\s+to\s+|the\s+task\s+is\s+to\s+)(?:\w+\b)", _F, linear=True)
+IMPERATIVE = rx(rf"^(?:{_VERBS})\b(?!\s+(?:you|I|we)\b)", _F, linear=True)
 
 
 class Requests:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import regex
@@ -39,7 +40,7 @@ INTRO = rx(
     r"absolutely|alright|right|done|good\s+news|thanks?|thank\s+you|perfect|sorry|"
     r"unfortunately|in\s+that\s+case|actually|also|so|and|but|then|fine|hello|hi|hey|oh|well|"
     r"plus|just|one\s+more\s+thing)\b[,!.:;]?\s*)+",
-    regex.IGNORECASE,
+    regex.IGNORECASE, linear=True,
 )
 
 
@@ -85,14 +86,16 @@ def sentences_around(text: str, spans: Iterable[tuple[int, int]]) -> tuple[tuple
     return tuple(out)
 
 
-def statements(text: str) -> list[tuple[int, int, bool]]:
+@lru_cache(maxsize=32)
+def statements(text: str) -> tuple[tuple[int, int, bool], ...]:
     """Every sentence of ``text`` as (start, end, asks): trimmed of discourse words and end
-    punctuation (:func:`trim`), and whether it was a question."""
+    punctuation (:func:`trim`), and whether it was a question. Cached: several session
+    rules read the same turn's statements."""
     out = []
     for a, b in sentences(text):
         start, end = trim(text, a, b)
         out.append((start, end, text[a:b].endswith("?")))
-    return out
+    return tuple(out)
 
 
 def trim(text: str, start: int, end: int) -> tuple[int, int]:

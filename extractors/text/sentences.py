@@ -11,6 +11,8 @@ surrounding white space; blank pieces are dropped.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import regex
 
 from extractors.text.guard import rx
@@ -20,17 +22,20 @@ BOUNDARY = rx(r"(?<!\b(?:Dr|Mr|Mrs|Ms|St|Jr|Sr|Prof|vs|etc|approx|e\.g|i\.e|a\.m
               r"(?<!\bNo(?=\.\s*\d))"
               r"[.!?]+[\"')\]]*(?=\s|$)"
               r"|(?<=(?<![\w.])[\p{L}\p{N}]*\p{Ll}\p{Ll})[.!?]+(?=\p{Lu})|\?+(?=\S)|\n",
-              regex.VERSION0)
+              regex.VERSION0, linear=True)
 #: A code span: no sentence ends inside one.
 _CODE = rx(r"`[^`\n]{1,500}`", linear=True)
 
 
+@lru_cache(maxsize=32)
 def sentences(text: str, start: int = 0, end: int | None = None, *, trim: bool = True
-              ) -> list[tuple[int, int]]:
+              ) -> tuple[tuple[int, int], ...]:
     """Return (start, end) of each non-blank sentence of ``text[start:end]``, in order,
     trimmed of surrounding white space. ``trim=False`` keeps the white space before a
     sentence (it runs from where the last one ended): the clause cutter reads a
-    coordinator there ("... broken. And I'm not paying" cuts before "I'm")."""
+    coordinator there ("... broken. And I'm not paying" cuts before "I'm").
+
+    Cached: the rules of one turn all ask for its sentences."""
     stop = len(text) if end is None else end
     code = [m.span() for m in _CODE.finditer(text, start, stop)] if "`" in text else []
     pieces = []
@@ -53,4 +58,4 @@ def sentences(text: str, start: int = 0, end: int | None = None, *, trim: bool =
             b -= 1
         if b > inner:
             kept.append((inner if trim else a, b))
-    return kept
+    return tuple(kept)
