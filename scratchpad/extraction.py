@@ -10,8 +10,10 @@ returns, one transaction per turn.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import islice
 from typing import Any, Literal
 
 from extractors.base import Candidate, Change, Extractor, Needs, Resolver, TurnView
@@ -24,6 +26,14 @@ log = logging.getLogger(__name__)
 #: Statuses of the records resolvers see: the live ones, and fulfilled ones (a hold
 #: that was placed can still be released).
 RESOLVABLE = frozenset(s.value for s in LIVE_STATUSES | {Status.FULFILLED})
+#: The most recent live records of each kind a resolver sees: what a turn costs stays
+#: bounded however many items a thread has open (an older one can still be rendered and
+#: queried; a later turn just no longer settles it).
+LIVE_WINDOW = 200
+#: Seconds of extraction one turn may take: past it, the extractors and resolvers not run
+#: yet are skipped for this turn (with a warning) and the turn is stored with what was
+#: found. Each regex call has its own bound (:mod:`extractors.text.guard`).
+TURN_BUDGET = 20.0
 
 
 class TurnProcessor:
@@ -78,7 +88,11 @@ class TurnProcessor:
         """
         clipped = _clipped(view)
         found: list[Candidate] = []
-        for extractor in self.extractors:
+        deadline = time.monotonic() + TURN_BUDGET
+        for n, extractor in enumerate(self.extractors):
+            if time.monotonic() > deadline:
+                _over_budget(view, "extractors", self.extractors[n:])
+                break
             try:
                 if extractor.needs_doc:
                     found.extend(extractor.extract(clipped, doc))
@@ -102,14 +116,25 @@ class TurnProcessor:
                 live[r.kind][r.id] = r
         updated: dict[str, Record] = {}
         events: list[Event] = []
-        for resolver in self.resolvers:
+        deadline = time.monotonic() + TURN_BUDGET
+        for n, resolver in enumerate(self.resolvers):
+            if time.monotonic() > deadline:
+                _over_budget(view, "resolvers", self.resolvers[n:])
+                break
             kinds = [k.value for k in resolver.kinds]
-            mine_live = [r for k in kinds for r in live[k].values()]
+            mine_live = [r for k in kinds for r in recent(live[k], LIVE_WINDOW)]
             if len(kinds) > 1:
                 mine_live.sort(key=lambda r: (r.turn, r.start, r.end))
             reads = {k.value for k in getattr(resolver, "reads", frozenset())}
             mine_new = [r for r in added.values() if r.kind in kinds or r.kind in reads]
-            for change in resolver.resolve(view, doc, mine_new, mine_live):
+            try:
+                changes = resolver.resolve(view, doc, mine_new, mine_live)
+            except TimeoutError:
+                log.warning("%s timed out on turn %d of thread %r (%d characters); its "
+                            "changes for this turn are skipped", resolver.name, view.number,
+                            view.thread, len(view.text))
+                continue
+            for change in changes:
                 before = next((live[k][change.record_id] for k in kinds
                                if change.record_id in live[k]), None)
                 if before is None:
@@ -129,6 +154,19 @@ class TurnProcessor:
                 else:
                     del live[after.kind][after.id]
         return list(added.values()), list(updated.values()), events
+
+
+def recent(records: dict[str, Record], limit: int) -> list[Record]:
+    """The last ``limit`` of ``records`` (kept oldest first), at a cost of ``limit``."""
+    if len(records) <= limit:
+        return list(records.values())
+    return list(islice(reversed(records.values()), limit))[::-1]
+
+
+def _over_budget(view: TurnView, what: str, skipped: Sequence[Extractor | Resolver]) -> None:
+    log.warning("turn %d of thread %r (%d characters) passed its %.0f s budget; %s skipped "
+                "for this turn: %s", view.number, view.thread, len(view.text), TURN_BUDGET,
+                what, ", ".join(s.name for s in skipped))
 
 
 def turn_views(thread: str, first: int, fresh: Sequence[Message], *, context: Sequence[Message],

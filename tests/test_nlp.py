@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from extractors.base import Needs, TurnView
 from extractors.text import nlp as nlp_module
@@ -141,3 +143,12 @@ def test_doc_of_tells_a_turns_doc_from_another(nlp) -> None:
     assert nlp_module.doc_of(None, TEXT) is None
     empty = nlp.make_doc("")
     assert nlp_module.doc_of(empty, "") is empty
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["hello", "(" * 70, "A-" * 40, "é" * 66, "x", " ", "  ",
+                                 "\n", "\t", " \n ", "9" * 130]), max_size=12).map("".join))
+def test_long_runs_become_pieces_and_the_doc_keeps_the_text(nlp, text) -> None:
+    doc = nlp_module.make_doc(nlp, text)
+    assert doc.text == text
+    assert all(len(tok.text) <= nlp_module.LONGEST_WORD for tok in doc if not tok.is_space)

@@ -34,8 +34,10 @@ _MODIFIERS = ("desktop|mobile|web|wireless|smart|home|cloud|business|premium|pro
               "enterprise|team|family|basic|standard|annual|monthly|ios|android|mac|windows|"
               "online|video|fitness|payroll|banking|mesh|wifi|wi-fi|gaming|security")
 #: A name word: capitalized ("Orbi"), camel-cased ("iPad") or carrying a digit ("RBK752");
-#: inner dots only ("v2.1"), so a sentence's full stop never joins a name.
-_WORD = (r"(?:\p{Lu}[\w+&'’-]*|\p{Ll}{1,3}\p{Lu}[\w+-]*|[\w-]*\d[\w-]*)(?:\.[\w-]+)*")
+#: inner dots only ("v2.1"), so a sentence's full stop never joins a name. Bounded, so a
+#: run of digits or letters costs a scan in proportion to its length.
+_WORD = (r"(?:\p{Lu}[\w+&'’-]{0,40}|\p{Ll}{1,3}\p{Lu}[\w+-]{0,40}|[\w-]{0,40}\d[\w-]{0,40})"
+         r"(?:\.[\w-]{1,40}){0,4}")
 #: What stands before a product's name: a determiner, a possessive or a preposition of
 #: use ("my Orbi router", "the Pro plan", "on an iPad Pro tablet").
 _BEFORE = (r"(?i:my|our|your|their|his|her|the|a|an|this|that|these|those|its|using|use|with|"

@@ -28,11 +28,15 @@ if TYPE_CHECKING:
 
 
 #: Clause boundaries inside a sentence: ; dashes, ": ", and coordinators before a subject.
+#: A boundary that begins with white space begins where the white space does, or where
+#: the last one ended (``(?:\G|(?<!\s))``): the matches are the same, and a long run of
+#: spaces is tried once, not from each of its positions.
 BOUNDARY = rx(
-    r"\s*;\s*|\s+[—–-]{1,2}\s+|\s*[—–]\s*|:\s+|"
-    r",?\s+(?P<cc>and|but|so|plus|or)\s+(?=(?:also\s+)?(?:I|we|you|they|he|she|it)\b)|"
-    r",\s+(?=(?:I|we)(?:['’]\w+)?\s)|,?\s+and\s+(?=\w+ing\s)",
-    regex.IGNORECASE,
+    r"(?:\G|(?<!\s))(?:\s*;\s*|\s+[—–-]{1,2}\s+|\s*[—–]\s*)|:\s+|"
+    r",?(?:\G|(?<!\s))\s+(?P<cc>and|but|so|plus|or)\s+"
+    r"(?=(?:also\s+)?(?:I|we|you|they|he|she|it)\b)|"
+    r",\s+(?=(?:I|we)(?:['’]\w+)?\s)|,?(?:\G|(?<!\s))\s+and\s+(?=\w+ing\s)",
+    regex.IGNORECASE, linear=True,
 )
 _COORD = rx(r",|\b(?:and|but|so|plus|or)\b", regex.IGNORECASE)
 INTRO = rx(

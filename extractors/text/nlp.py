@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from extractors.errors import ModelLoadError
+from extractors.text.guard import rx
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -66,6 +67,11 @@ BLANK = "blank:en"
 UNUSED_COMPONENTS: tuple[str, ...] = ()
 #: Texts longer than this are parsed in pieces of at most this many characters.
 MAX_PARSE_CHARS = 100_000
+#: A run without white space longer than this is no word: spaCy's tokenizer searches a
+#: run's prefixes and suffixes in time quadratic in its length ("((((...", "A-A-A-..."),
+#: so such a run enters the Doc as pieces of this many characters, left unsplit.
+LONGEST_WORD = 64
+_LONG_RUN = rx(rf"\S{{{LONGEST_WORD + 1},}}", linear=True)
 
 
 @lru_cache(maxsize=4)
@@ -216,7 +222,7 @@ def annotate(nlp: Language, requests: Sequence[tuple[str, Needs]], batch_size: i
     need the full text read the turn itself.
     """
     texts = [text[:MAX_PARSE_CHARS] for text, _ in requests]
-    docs = [nlp.make_doc(text) for text in texts]
+    docs = [make_doc(nlp, text) for text in texts]
     asked = [needs for _, needs in requests]
     entity_stage, parse_stage = stages(nlp)
     if parse_stage:
@@ -228,6 +234,33 @@ def annotate(nlp: Language, requests: Sequence[tuple[str, Needs]], batch_size: i
         for i, joined in _stage(nlp, entity_stage, docs, wanted, batch_size):
             _write_entities(docs[i], joined)
     return docs
+
+
+def make_doc(nlp: Language, text: str) -> Doc:
+    """Tokenize ``text`` as spaCy does, except that a run without white space longer than
+    :data:`LONGEST_WORD` becomes pieces of that length: time linear in the text, and the
+    Doc's text is ``text`` exactly."""
+    runs = [m.span() for m in _LONG_RUN.finditer(text)]
+    if not runs:
+        return nlp.make_doc(text)
+    from spacy.tokens import Doc as DocType
+
+    words: list[str] = []
+    spaces: list[bool] = []
+    pos = 0
+    for start, end in [*runs, (len(text), len(text))]:
+        if start > pos:  # ordinary text between long runs, as spaCy cuts it
+            for tok in nlp.make_doc(text[pos:start]):
+                words.append(tok.text)
+                spaces.append(bool(tok.whitespace_))
+        for a in range(start, end, LONGEST_WORD):
+            words.append(text[a:min(a + LONGEST_WORD, end)])
+            spaces.append(False)
+        if end < len(text) and text[end] == " ":
+            spaces[-1] = True
+            end += 1
+        pos = end
+    return DocType(nlp.vocab, words=words, spaces=spaces)
 
 
 def doc_of(doc: Doc | None, text: str) -> Doc | None:

@@ -66,8 +66,21 @@ LABELS: dict[str, Label] = {
     "GPE": Label(Kind.IDENTIFIER, "code", _CODE),
     "FAC": Label(Kind.IDENTIFIER, "code", _CODE),
 }
-#: Where an entity could be kept: a sentence without any of these is not worth the NER.
-_WORTH = (_CURRENCY, _PERCENT, _DATE_WORD, rx(r"[A-Za-z][\w./-]*\d|\d[\w./-]*[A-Za-z]"))
+#: Where an entity could be kept: a sentence without any of these is not worth the NER
+#: (nor one without a code-like word, see :func:`_code_words`).
+_WORTH = (_CURRENCY, _PERCENT, _DATE_WORD)
+_WORD_CHUNK = rx(r"[\w./-]+", linear=True)
+
+
+def _code_words(text: str) -> list[tuple[int, int]]:
+    """The spans of words with a letter and a digit ("KX-2231B"): one pass over the words,
+    where a pattern for "a letter, then anything, then a digit" rescans every run."""
+    out = []
+    for m in _WORD_CHUNK.finditer(text):
+        word = m.group()
+        if any(c.isdigit() for c in word) and any("a" <= c.lower() <= "z" for c in word):
+            out.append(m.span())
+    return out
 
 
 class SpacyEntities:
@@ -82,6 +95,7 @@ class SpacyEntities:
         would be dropped, so recognizing them is wasted work."""
         text = turn.text
         spans = [m.span() for pattern in _WORTH for m in pattern.finditer(text)]
+        spans += _code_words(text)
         return Needs(entities=sentences_around(text, spans))
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
