@@ -58,6 +58,19 @@ class AttachedSchemas:
             self.store.save_state(cls.table_name(),
                                   cls.fill(records).state_row(thread, last_turn))
 
+    def heal(self, thread: str, schemas: Sequence[type[DomainState]]) -> None:
+        """Refresh the state rows of ``schemas`` that are behind ``thread``'s stored turns
+        (a process that died between storing its last turn and writing the row)."""
+        count = self.store.turn_count(thread)
+        if not count:
+            return
+        behind = []
+        for cls in schemas:
+            stored = self.store.state_missing(cls.table_name(), thread)
+            if stored is None or stored[1] < count:
+                behind.append(cls)
+        self.refresh(thread, count, behind)
+
     def missing(self, thread: str | None = None) -> list[MissingField]:
         """The required fields attached schemas still miss, of one thread or all, read
         from their state rows (no schema is loaded)."""

@@ -2,14 +2,20 @@
 JSONL, a JSON list, or Python dicts, into validated :class:`Message` objects.
 
 Everything is checked before anything is stored, so a bad file never leaves a
-half-ingested thread behind.
+half-ingested thread behind: roles and content shapes, tool calls (objects with a string
+id and a ``function`` object naming the tool), text that cannot be stored as UTF-8 (lone
+surrogates such as ``"\\ud800"``, in values or keys), nesting deeper than
+:data:`MAX_DEPTH`, integers beyond 64 bits, turns longer than :data:`MAX_TURN_CHARS`.
+Timestamps are read as ISO 8601 and kept as given (relative dates resolve against the
+writer's own calendar day); they are stored in UTC (:func:`as_utc`: a timestamp without a
+zone is taken to be UTC).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,6 +27,12 @@ MessageRole = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
 #: Largest accepted input file; larger ones are refused rather than read into memory.
 MAX_FILE_BYTES = 256 * 1024 * 1024
+#: Deepest nesting of lists and objects accepted in a message.
+MAX_DEPTH = 64
+#: Largest integer magnitude accepted anywhere in a message (SQLite's and JSON's common range).
+MAX_INT = 2**63 - 1
+#: Longest turn text accepted (characters); a longer message is refused with a clear error.
+MAX_TURN_CHARS = 2_000_000
 
 
 class Message(BaseModel):
@@ -55,6 +67,9 @@ def parse_message(obj: Any, *, source: str | None = None, line: int | None = Non
 
     if not isinstance(obj, Mapping):
         raise fail(f"expected a message object, got {type(obj).__name__}")
+    problem = _unstorable(obj)
+    if problem:
+        raise fail(problem)
     role = obj.get("role")
     if role not in ROLES:
         raise fail(f"unknown role {role!r}; expected one of {', '.join(ROLES)}")
@@ -62,14 +77,17 @@ def parse_message(obj: Any, *, source: str | None = None, line: int | None = Non
         raise fail(f"{role} message has no 'content' (use null for tool-call-only messages)")
     content = obj["content"]
     tool_calls = obj.get("tool_calls")
-    if tool_calls is not None and not isinstance(tool_calls, list):
-        raise fail("'tool_calls' must be a list")
+    if tool_calls is not None:
+        _check_tool_calls(tool_calls, fail)
     tool_call_id = obj.get("tool_call_id")
     text, block_calls, block_result_id = _content_text(content, fail)
     if block_calls:
         tool_calls = (tool_calls or []) + block_calls
     if content is None and not tool_calls:
         raise fail(f"{role} message has null content and no tool_calls")
+    if len(text) > MAX_TURN_CHARS:
+        raise fail(f"{role} message has {len(text):,} characters; the most a turn may hold "
+                   f"is {MAX_TURN_CHARS:,} (split it, or send the large payload elsewhere)")
     only_results = isinstance(content, list) and bool(content) and all(
         isinstance(p, Mapping) and p.get("type") == "tool_result" for p in content)
     if block_result_id and role == "user" and only_results and tool_call_id is None:
@@ -128,6 +146,78 @@ def _timestamp(value: Any, fail: Any) -> datetime | None:
         raise fail(f"'timestamp' {value!r} is not an ISO 8601 date-time") from None
 
 
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC; one without a zone is taken to be UTC already."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _check_tool_calls(calls: Any, fail: Any) -> None:
+    """A list of ``{"id": str, "type": "function", "function": {"name": str, "arguments":
+    str}}`` (``arguments`` may also be an object or absent)."""
+    if not isinstance(calls, list):
+        raise fail("'tool_calls' must be a list")
+    for i, call in enumerate(calls):
+        if not isinstance(call, Mapping):
+            raise fail(f"tool call {i} must be an object, got {type(call).__name__}")
+        function = call.get("function")
+        if not isinstance(function, Mapping):
+            raise fail(f"tool call {i}: 'function' must be an object with a 'name'")
+        if not isinstance(function.get("name"), str):
+            raise fail(f"tool call {i}: 'function.name' must be a string")
+        arguments = function.get("arguments")
+        if arguments is not None and not isinstance(arguments, str | Mapping):
+            raise fail(f"tool call {i}: 'function.arguments' must be a JSON string")
+        if call.get("id") is not None and not isinstance(call.get("id"), str):
+            raise fail(f"tool call {i}: 'id' must be a string")
+
+
+def _unstorable(obj: Any) -> str | None:
+    """Why ``obj`` cannot be stored as it is (nesting, numbers, text), or None. Walks it
+    without recursion, so a hostile depth costs time in proportion to its size."""
+    stack: list[tuple[Any, int, str]] = [(obj, 1, "message")]
+    while stack:
+        node, depth, where = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"{where} is nested more than {MAX_DEPTH} levels deep"
+        if isinstance(node, str):
+            if not _utf8(node):
+                return f"{where} holds a lone surrogate (not valid Unicode text)"
+        elif isinstance(node, bool) or node is None or isinstance(node, float):
+            continue
+        elif isinstance(node, int):
+            if abs(node) > MAX_INT:
+                return f"{where} holds an integer beyond 64 bits"
+        elif isinstance(node, Mapping):
+            for key, value in node.items():
+                if not isinstance(key, str) or not _utf8(key):
+                    return f"{where} has a key that is not valid Unicode text"
+                stack.append((value, depth + 1, f"{where}.{key}" if depth < 4 else where))
+        elif isinstance(node, list | tuple):
+            stack.extend((value, depth + 1, where) for value in node)
+        else:
+            return f"{where} holds a {type(node).__name__}, which is not JSON"
+    return None
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _json(text: str) -> Any:
+    """``json.loads``, with what Python refuses to parse (a 5,000-digit integer, nesting
+    deep enough to exhaust the recursion limit) reported as a ValueError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep") from None
+
+
 def parse_messages(objs: Iterable[Any], *, source: str | None = None) -> list[Message]:
     """Validate a sequence of message objects (line numbers count from 1)."""
     return [parse_message(obj, source=source, line=i) for i, obj in enumerate(objs, 1)]
@@ -145,9 +235,11 @@ def parse_messages_text(text: str, *, source: str = "<input>") -> list[Message]:
         raise InputError("no messages (the input is empty)", source=source)
     if stripped.startswith("["):
         try:
-            data = json.loads(text)
+            data = _json(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc.msg}", source=source, line=exc.lineno) from None
+        except ValueError as exc:
+            raise InputError(f"cannot read the JSON: {exc}", source=source) from None
         if not data:
             raise InputError("no messages (the list is empty)", source=source)
         return parse_messages(data, source=source)
@@ -156,10 +248,12 @@ def parse_messages_text(text: str, *, source: str = "<input>") -> list[Message]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = _json(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})",
                              source=source, line=lineno) from None
+        except ValueError as exc:
+            raise InputError(f"cannot read the JSON: {exc}", source=source, line=lineno) from None
         messages.append(parse_message(obj, source=source, line=lineno))
     return messages
 
@@ -195,9 +289,12 @@ def read_corpus(path: str | Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = _json(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc.msg}", source=str(path), line=lineno) from None
+        except ValueError as exc:
+            raise InputError(f"cannot read the JSON: {exc}", source=str(path),
+                             line=lineno) from None
         if not isinstance(row, dict) or "messages" not in row or "id" not in row:
             raise InputError("a corpus line needs 'id' and 'messages'", source=str(path),
                              line=lineno)

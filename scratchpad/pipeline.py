@@ -23,9 +23,9 @@ from schemas.llm import LLMSchemaExtractor
 from schemas.llm import merge as merge_llm
 from scratchpad import tokens
 from scratchpad.domain import AttachedSchemas
-from scratchpad.errors import TurnConflictError, UnknownThreadError
-from scratchpad.extraction import RESOLVABLE, TurnProcessor, turn_views
-from scratchpad.messages import Message, parse_message
+from scratchpad.errors import ScratchpadError, TurnConflictError, UnknownThreadError
+from scratchpad.extraction import LIVE_WINDOW, RESOLVABLE, TurnProcessor, turn_views
+from scratchpad.messages import Message, as_utc, parse_message
 from scratchpad.records import (
     Event,
     Kind,
@@ -35,9 +35,11 @@ from scratchpad.records import (
     Status,
 )
 from scratchpad.render import render_block
-from scratchpad.store import Store, StoredTurn, open_store
+from scratchpad.store import StaleThreadError, Store, StoredTurn, StoreError, open_store
 
 log = logging.getLogger(__name__)
+#: How often one ingest re-reads a thread that another writer keeps extending.
+STALE_RETRIES = 20
 
 
 @dataclass
@@ -139,12 +141,26 @@ class Scratchpad:
         hashes = [content_hash(m) for m in turns]
         if rebuild:
             self.store.delete_thread(thread)
-        stored = self.store.turn_hashes(thread)
-        for number, (old, new) in enumerate(zip(stored, hashes, strict=False), 1):
-            if old != new:
-                raise TurnConflictError(thread, number)
-        first = len(stored)
-        return self._add(thread, first, turns[first:], hashes[first:], context=turns[:first])
+        result = IngestResult(thread=thread)
+        for _ in range(STALE_RETRIES):
+            stored = self.store.turn_hashes(thread)
+            for number, (old, new) in enumerate(zip(stored, hashes, strict=False), 1):
+                if old != new:
+                    raise TurnConflictError(thread, number)
+            first = len(stored)
+            try:
+                self._add(thread, first, turns[first:], hashes[first:], context=turns[:first],
+                          result=result)
+                if not result.new_turns:
+                    self.schemas.heal(thread, self.attached(thread))
+                return result
+            except StaleThreadError:
+                # Another process wrote turns of this thread since they were read: read
+                # them again; its turns are ours if their hashes match.
+                continue
+        raise ScratchpadError(f"thread {thread!r} kept changing under this ingest (other "
+                              f"writers); {len(result.new_turns)} turns were stored, run it "
+                              f"again to add the rest")
 
     def extend(
         self,
@@ -163,16 +179,22 @@ class Scratchpad:
         before = [m if isinstance(m, Message) else parse_message(m, source="context", line=i)
                   for i, m in enumerate(context, 1)]
         fresh = [m for m in given if m.role != "system"]
-        return self._add(thread, self.store.turn_count(thread), fresh,
-                         [content_hash(m) for m in fresh],
-                         context=[m for m in before if m.role != "system"])
+        result = IngestResult(thread=thread)
+        try:
+            self._add(thread, self.store.turn_count(thread), fresh,
+                      [content_hash(m) for m in fresh],
+                      context=[m for m in before if m.role != "system"], result=result)
+        except StaleThreadError as exc:
+            raise ScratchpadError(f"{exc}; compact again with the whole conversation") from None
+        return result
 
     def _add(self, thread: str, first: int, fresh: list[Message], hashes: list[str],
-             *, context: list[Message]) -> IngestResult:
-        """Extract and store ``fresh`` as turns ``first + 1`` on."""
-        result = IngestResult(thread=thread)
+             *, context: list[Message], result: IngestResult) -> None:
+        """Extract and store ``fresh`` as turns ``first + 1`` on, counting into
+        ``result``. Raises :class:`StaleThreadError` when another writer got there first
+        (the turns stored before that stay stored)."""
         if not fresh:
-            return result
+            return
         schemas = self.attached(thread)  # an unloadable schema fails before any write
         spoke = self.store.last_text_turns(thread) if first else {}
         views = turn_views(thread, first, fresh, context=context, spoke=spoke,
@@ -181,7 +203,7 @@ class Scratchpad:
         docs = processor.annotate(views)
         kinds = processor.resolved_kinds
         live: dict[str, dict[str, Record]] = {kind: {} for kind in kinds}
-        for r in self.store.records(thread, kinds=kinds, statuses=RESOLVABLE):
+        for r in self.store.recent_records(thread, kinds, RESOLVABLE, LIVE_WINDOW):
             live[r.kind][r.id] = r
         for view, doc, message, digest in zip(views, docs, fresh, hashes, strict=True):
             added, updated, events = processor.process(view, doc, live)
@@ -194,7 +216,7 @@ class Scratchpad:
                     content_hash=digest,
                     tokens=tokens.message_tokens(message, self._encoding),
                     message=message.raw,
-                    timestamp=message.timestamp.isoformat() if message.timestamp else None,
+                    timestamp=as_utc(message.timestamp).isoformat() if message.timestamp else None,
                 ),
                 added,
                 updated,
@@ -204,7 +226,6 @@ class Scratchpad:
             result.records_added += len(added)
             result.events += len(events)
         self.schemas.refresh(thread, result.new_turns[-1], schemas)
-        return result
 
     # -- reading ------------------------------------------------------------------------
 
@@ -247,8 +268,10 @@ class Scratchpad:
             asked = self.store.turn_timestamp(r.thread, r.turn)
             seconds = None
             if asked and last_time:
-                seconds = (datetime.fromisoformat(last_time)
-                           - datetime.fromisoformat(asked)).total_seconds()
+                # as_utc: files written before timestamps were stored in UTC mix naive
+                # and zoned ones
+                seconds = (as_utc(datetime.fromisoformat(last_time))
+                           - as_utc(datetime.fromisoformat(asked))).total_seconds()
             out.append(OpenItem(**r.model_dump(), age_turns=last_turn - r.turn,
                                 age_seconds=seconds))
         fields = self.missing_fields(thread)
@@ -303,8 +326,13 @@ class Scratchpad:
         """Return the carried-forward block of ``thread`` (see :mod:`scratchpad.render`);
         the fields of attached schemas come first."""
         self._require(thread)
+        schemas = self.attached(thread)
+        try:
+            self.schemas.heal(thread, schemas)
+        except StoreError as exc:  # a read-only file still renders, from the records
+            log.warning("state rows of thread %r left behind: %s", thread, exc)
         records = self.store.records(thread)
-        states = [cls.fill(records) for cls in self.attached(thread)]
+        states = [cls.fill(records) for cls in schemas]
         return render_block(records, self.store.events(thread), states=states,
                             max_tokens=max_tokens, encoding=self._encoding)
 

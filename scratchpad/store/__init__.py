@@ -7,7 +7,8 @@ implementation today, and this package is the only code that writes SQL.
 
 from __future__ import annotations
 
-from scratchpad.store.base import Store, StoredTurn
+from scratchpad.store.base import StaleThreadError, Store, StoredTurn
+from scratchpad.store.locking import StoreBusyError, StoreError
 from scratchpad.store.sqlite import SQLiteStore
 
 
@@ -16,4 +17,5 @@ def open_store(path: str) -> Store:
     return SQLiteStore(path)
 
 
-__all__ = ["SQLiteStore", "Store", "StoredTurn", "open_store"]
+__all__ = ["SQLiteStore", "StaleThreadError", "Store", "StoreBusyError", "StoreError", "StoredTurn",
+           "open_store"]

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from scratchpad.errors import ScratchpadError
 from scratchpad.records import Event, Kind, Record, Status
 
 
@@ -28,6 +29,17 @@ class StoredTurn:
     tokens: int
     message: dict[str, Any]
     timestamp: str | None = None
+
+
+class StaleThreadError(ScratchpadError):
+    """A turn was written by another writer since this one read the thread's turns: the
+    caller reads the thread again and carries on from what is stored."""
+
+    def __init__(self, thread: str, stored: int, turn: int):
+        super().__init__(f"thread {thread!r} has {stored} stored turns; turn {turn} no longer "
+                         f"follows them (another writer extended the thread)")
+        self.thread = thread
+        self.stored = stored
 
 
 class Store(Protocol):
@@ -85,13 +97,20 @@ class Store(Protocol):
     # -- writing one turn
     def add_turn(self, turn: StoredTurn, records: Sequence[Record], updated: Sequence[Record],
                  events: Sequence[Event]) -> None:
-        """Store one turn, its new records, changed records and events atomically."""
+        """Store one turn, its new records, changed records and events atomically; raise
+        :class:`StaleThreadError` (writing nothing) unless the stored turns end right
+        before it."""
         ...
 
     # -- records and events
     def records(self, thread: str, kinds: Iterable[Kind | str] | None = None,
                 statuses: Iterable[Status | str] | None = None) -> list[Record]:
         """Records of ``thread`` in (turn, start, end, kind) order, optionally filtered."""
+        ...
+
+    def recent_records(self, thread: str, kinds: Iterable[Kind | str],
+                       statuses: Iterable[Status | str], per_kind: int) -> list[Record]:
+        """The latest ``per_kind`` records of each kind in ``statuses``, oldest first."""
         ...
 
     def open_items(self, thread: str | None = None) -> list[Record]:

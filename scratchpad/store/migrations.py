@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
+from scratchpad.store.locking import write_transaction
+
 MIGRATIONS: list[Callable[[Database], None]] = []
 migration = MIGRATIONS.append
 
@@ -95,19 +97,34 @@ def m004_thread_schemas(db: Database) -> None:
                                 pk=("thread", "schema"))
 
 
-def migrate(db: Database) -> list[str]:
-    """Apply every migration not yet recorded; return the names applied now."""
-    if "_migrations" not in db.table_names():
-        db.table("_migrations").create({"name": str, "applied_at": str}, pk="name")
-    done = {row["name"] for row in db.table("_migrations").rows}
+@migration
+def m005_records_by_kind(db: Database) -> None:
+    """Resolvers read a thread's latest live records of one kind on every ingest."""
+    db.table("records").create_index(["thread", "kind", "turn"],
+                                     index_name="idx_records_thread_kind_turn")
+
+
+def migrate(db: Database, where: str = ":memory:") -> list[str]:
+    """Apply every migration not yet recorded; return the names applied now.
+
+    Each runs in its own write transaction that re-reads what is applied once it holds
+    the lock, so processes that open a new file at the same moment apply each migration
+    exactly once."""
     applied = []
-    for fn in MIGRATIONS:
-        if fn.__name__ in done:
-            continue
-        with db.atomic():
+    for fn in [m for m in MIGRATIONS if m.__name__ not in _applied(db)]:
+        with write_transaction(db.conn, where):
+            if "_migrations" not in db.table_names():
+                db.table("_migrations").create({"name": str, "applied_at": str}, pk="name")
+            if fn.__name__ in _applied(db):
+                continue  # another process applied it while this one waited
             fn(db)
             db.table("_migrations").insert(
-                {"name": fn.__name__, "applied_at": datetime.now(UTC).isoformat()}
-            )
+                {"name": fn.__name__, "applied_at": datetime.now(UTC).isoformat()})
         applied.append(fn.__name__)
     return applied
+
+
+def _applied(db: Database) -> set[str]:
+    if "_migrations" not in db.table_names():
+        return set()
+    return {row["name"] for row in db.query("select name from _migrations")}

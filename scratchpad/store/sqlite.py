@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,40 +19,52 @@ from sqlite_utils import Database
 
 from extractors.text.guard import rx
 from scratchpad.records import OPEN_STATUSES, Event, Kind, Record, Status
-from scratchpad.store.base import StoredTurn
+from scratchpad.store.base import StaleThreadError, StoredTurn
+from scratchpad.store.locking import (
+    BUSY_TIMEOUT_MS,
+    one_line_errors,
+    write_transaction,
+)
 from scratchpad.store.migrations import migrate
-
-BUSY_TIMEOUT_MS = 5_000
 
 
 class SQLiteStore:
-    """A Scratchpad database file (or ``":memory:"``)."""
+    r"""A Scratchpad database file (or ``":memory:"``). Many processes may read and write
+    one file at once: every write takes the write lock up front and waits for it
+    (:mod:`scratchpad.store.locking`); SQLite errors are one-line :class:`StoreError`\ s."""
 
+    @one_line_errors
     def __init__(self, path: str | Path = ":memory:"):
         self.path = str(path)
-        if self.path == ":memory:":
-            self.db = Database(memory=True)
-        else:
-            self.db = Database(self.path)
+        memory = self.path == ":memory:"
+        self.db = Database(memory=True) if memory else Database(self.path)
+        self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # before anything locks
+        if not memory:
             with self.db.ensure_autocommit_on():
                 self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        migrate(self.db)
+        migrate(self.db, self.path)
 
+    def _write(self) -> AbstractContextManager[None]:
+        return write_transaction(self.db.conn, self.path)
+
+    @one_line_errors
     def close(self) -> None:
         """Close the connection."""
         self.db.close()
 
     # -- threads and turns --------------------------------------------------------------
 
+    @one_line_errors
     def threads(self) -> list[str]:
         """Return every thread id, sorted."""
         return [row["id"] for row in self.db.query("select id from threads order by id")]
 
+    @one_line_errors
     def has_thread(self, thread: str) -> bool:
         """Return whether ``thread`` has been ingested."""
         return bool(list(self.db.query("select 1 from threads where id = ?", [thread])))
 
+    @one_line_errors
     def turn_hashes(self, thread: str) -> list[str]:
         """Return the content hashes of the stored turns of ``thread``, in turn order."""
         rows = self.db.query(
@@ -59,11 +72,13 @@ class SQLiteStore:
         )
         return [row["content_hash"] for row in rows]
 
+    @one_line_errors
     def turn_count(self, thread: str) -> int:
         """Return how many turns ``thread`` has stored."""
         rows = self.db.query("select count(*) as n from turns where thread = ?", [thread])
         return int(next(iter(rows))["n"])
 
+    @one_line_errors
     def turn_numbers(self, thread: str, hashes: Iterable[str]) -> dict[str, list[int]]:
         """Return, for each of ``hashes`` that stored turns of ``thread`` have, their turn
         numbers in order."""
@@ -78,6 +93,7 @@ class SQLiteStore:
                 out.setdefault(row["content_hash"], []).append(row["turn"])
         return out
 
+    @one_line_errors
     def turn_tokens(self, thread: str, numbers: Iterable[int]) -> dict[int, int]:
         """Return the stored token count of each of the turns ``numbers`` of ``thread``."""
         wanted = sorted(set(numbers))
@@ -90,6 +106,7 @@ class SQLiteStore:
             out.update((row["turn"], row["tokens"]) for row in rows)
         return out
 
+    @one_line_errors
     def last_text_turns(self, thread: str) -> dict[str, int]:
         """Return, per role, the latest turn of ``thread`` whose content is not empty."""
         rows = self.db.query(
@@ -98,6 +115,7 @@ class SQLiteStore:
         )
         return {row["role"]: row["turn"] for row in rows}
 
+    @one_line_errors
     def turns(self, thread: str, since: int = 1) -> list[StoredTurn]:
         """Return the stored turns of ``thread`` from turn ``since`` on."""
         rows = self.db.query(
@@ -107,9 +125,10 @@ class SQLiteStore:
             StoredTurn(**{**row, "message": json.loads(row["message"])}) for row in rows
         ]
 
+    @one_line_errors
     def delete_thread(self, thread: str) -> None:
         """Delete a thread with its turns, records and events, in one transaction."""
-        with self.db.atomic():
+        with self._write():
             for table in ("events", "records", "turns", "summaries", "thread_schemas",
                           *self._state_tables()):
                 self.db.execute(f"delete from [{table}] where thread = ?", [thread])
@@ -117,24 +136,31 @@ class SQLiteStore:
 
     # -- the running summary ------------------------------------------------------------
 
+    @one_line_errors
     def summary(self, thread: str) -> str | None:
         """Return the JSON of ``thread``'s running summary, if it was ever compacted."""
         rows = list(self.db.query("select summary from summaries where thread = ?", [thread]))
         return rows[0]["summary"] if rows else None
 
+    @one_line_errors
     def save_summary(self, thread: str, summary_json: str, last_turn: int) -> None:
         """Replace ``thread``'s running summary."""
-        self.db.table("summaries").upsert({"thread": thread, "summary": summary_json,
-                                     "last_turn": last_turn}, pk="thread")
+        with self._write():
+            self.db.table("summaries").upsert({"thread": thread, "summary": summary_json,
+                                               "last_turn": last_turn}, pk="thread")
 
     # -- domain schemas attached to threads ----------------------------------------------
 
+    @one_line_errors
     def attach_schema(self, thread: str, schema: str, table_name: str) -> None:
         """Record that ``thread``'s state as ``schema`` is kept in ``table_name``."""
         _check_state_table(table_name)
-        self.db.table("thread_schemas").upsert({"thread": thread, "schema": schema,
-                                          "table_name": table_name}, pk=("thread", "schema"))
+        with self._write():
+            self.db.table("thread_schemas").upsert({"thread": thread, "schema": schema,
+                                                    "table_name": table_name},
+                                                   pk=("thread", "schema"))
 
+    @one_line_errors
     def attached_schemas(self, thread: str | None = None) -> list[tuple[str, str, str]]:
         """Return (thread, schema, table name) of every attachment, of one thread or all,
         in attachment order per thread."""
@@ -143,12 +169,15 @@ class SQLiteStore:
                              f"order by thread, rowid", params)
         return [(row["thread"], row["schema"], row["table_name"]) for row in rows]
 
+    @one_line_errors
     def save_state(self, table_name: str, row: dict[str, Any]) -> None:
         """Replace one thread's row of a schema's state table (new columns are added as a
         schema gains fields)."""
         _check_state_table(table_name)
-        self.db.table(table_name).upsert(row, pk="thread", alter=True)
+        with self._write():
+            self.db.table(table_name).upsert(row, pk="thread", alter=True)
 
+    @one_line_errors
     def state_missing(self, table_name: str, thread: str) -> tuple[list[str], int] | None:
         """Return the stored ``missing`` list of ``thread``'s state row and the last turn
         it was computed at, or None when it has no row yet."""
@@ -166,6 +195,7 @@ class SQLiteStore:
 
     # -- writing one turn ---------------------------------------------------------------
 
+    @one_line_errors
     def add_turn(
         self,
         turn: StoredTurn,
@@ -173,8 +203,17 @@ class SQLiteStore:
         updated: Sequence[Record],
         events: Sequence[Event],
     ) -> None:
-        """Store one turn, its new records, changed records and events atomically."""
-        with self.db.atomic():
+        """Store one turn, its new records, changed records and events atomically.
+
+        Raises :class:`StaleThreadError` (writing nothing) unless the thread's stored
+        turns end right before ``turn``: another writer extended the thread since its
+        turns were read."""
+        with self._write():
+            rows = self.db.execute("select max(turn) from turns where thread = ?",
+                                   [turn.thread]).fetchone()
+            stored = int(rows[0] or 0)
+            if stored != turn.turn - 1:
+                raise StaleThreadError(turn.thread, stored, turn.turn)
             self.db.table("threads").insert(
                 {"id": turn.thread, "created_at": datetime.now(UTC).isoformat()},
                 ignore=True,
@@ -192,6 +231,7 @@ class SQLiteStore:
 
     # -- reading records ----------------------------------------------------------------
 
+    @one_line_errors
     def records(
         self,
         thread: str,
@@ -205,6 +245,23 @@ class SQLiteStore:
         sql = f"select * from records where {' and '.join(where)} order by turn, start, end, kind"
         return [_row_record(row) for row in self.db.query(sql, params)]
 
+    @one_line_errors
+    def recent_records(self, thread: str, kinds: Iterable[Kind | str],
+                       statuses: Iterable[Status | str], per_kind: int) -> list[Record]:
+        """The latest ``per_kind`` records of each of ``kinds`` in ``statuses``, oldest first
+        per kind: what resolvers may still change, read at a cost that does not grow with
+        the thread."""
+        out: list[Record] = []
+        for kind in sorted({str(k) for k in kinds}):
+            where, params = ["thread = ?", "kind = ?"], [thread, kind]
+            _add_in(where, params, "status", statuses)
+            rows = self.db.query(f"select * from records where {' and '.join(where)} "
+                                 f"order by turn desc, start desc, end desc limit ?",
+                                 [*params, per_kind])
+            out.extend(reversed([_row_record(row) for row in rows]))
+        return out
+
+    @one_line_errors
     def open_items(self, thread: str | None = None) -> list[Record]:
         """Return open or deferred questions, of one thread or all, oldest first."""
         where, params = [], []
@@ -215,11 +272,13 @@ class SQLiteStore:
         sql = f"select * from records where {' and '.join(where)} order by thread, turn, start"
         return [_row_record(row) for row in self.db.query(sql, params)]
 
+    @one_line_errors
     def events(self, thread: str) -> list[Event]:
         """Return the events of ``thread`` in the order they happened."""
         rows = self.db.query("select * from events where thread = ? order by id", [thread])
         return [Event(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
 
+    @one_line_errors
     def turn_timestamp(self, thread: str, turn: int) -> str | None:
         """Return the timestamp of one turn, if its message carried one."""
         rows = list(self.db.query(
@@ -227,6 +286,7 @@ class SQLiteStore:
         ))
         return rows[0]["timestamp"] if rows else None
 
+    @one_line_errors
     def last_turn_times(self, threads: Iterable[str]) -> dict[str, tuple[int, str | None]]:
         """Return, per thread, its last turn number and that turn's timestamp."""
         out: dict[str, tuple[int, str | None]] = {}
