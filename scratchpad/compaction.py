@@ -8,7 +8,7 @@ then the most recent turns verbatim, in the input's format (OpenAI or Anthropic)
 * The cut falls between whole turns (:mod:`scratchpad.cut`): no tool result without its
   call, the latest user message kept.
 * The output can be fed back with new messages appended, again and again: the block
-  message is recognized by its header and neither extracted nor summarized, the kept
+  message is recognized (:func:`is_block`) and neither extracted nor summarized, the kept
   turns are matched to their stored turn numbers by content hash, new messages continue
   the numbering, and only turns the running summary does not cover yet are summarized
   (the new part is appended to it; see :meth:`scratchpad.summary.Summary.followed_by`).
@@ -73,19 +73,41 @@ def anthropic(messages: Sequence[Mapping[str, Any]]) -> bool:
     return False
 
 
-def is_block(message: Mapping[str, Any]) -> bool:
-    """True for a message compaction wrote (it starts with the block's header)."""
+def is_block(message: Mapping[str, Any], *, first_turn: bool = True) -> bool:
+    """True for a block message compaction wrote, by what no user can type:
+
+    * a ``system`` message whose text starts with the block's header (users do not choose
+      the role of their messages);
+    * in Anthropic's format (no system role among the messages), the first message after
+      the system prompt (``first_turn``) whose content is the header as a text block of its
+      own, followed by the rest of the block: typed text arrives as one string or one
+      block, so a user message that merely begins with the header is never taken for it.
+    """
     content = message.get("content")
-    if isinstance(content, list):
-        content = next((p.get("text") for p in content
-                        if isinstance(p, Mapping) and p.get("type") == "text"), None)
-    return isinstance(content, str) and content.startswith(HEADER)
+    if message.get("role") == "system":
+        if isinstance(content, list):
+            content = next((p.get("text") for p in content
+                            if isinstance(p, Mapping) and p.get("type") == "text"), None)
+        return isinstance(content, str) and content.startswith(HEADER)
+    if message.get("role") != "user" or not first_turn or not isinstance(content, list):
+        return False
+    return (len(content) >= 2 and isinstance(content[0], Mapping)
+            and content[0].get("type") == "text" and content[0].get("text") == HEADER)
 
 
 def _block_message(text: str, as_anthropic: bool) -> dict[str, Any]:
     if as_anthropic:  # Anthropic takes the system prompt apart: the block is a user turn
-        return {"role": "user", "content": [{"type": "text", "text": text}]}
+        head, _, rest = text.partition("\n")
+        return {"role": "user", "content": [{"type": "text", "text": head},
+                                            {"type": "text", "text": rest}]}
     return {"role": "system", "content": text}
+
+
+def _blocks(given: list[dict[str, Any]]) -> list[bool]:
+    """Which of ``given`` are block messages (a user-role one only right after the
+    system prompt)."""
+    first = next((i for i, m in enumerate(given) if m.get("role") != "system"), len(given))
+    return [is_block(m, first_turn=i == first) for i, m in enumerate(given)]
 
 
 def _ingest(pad: Scratchpad, thread: str, turns: list[dict[str, Any]], fed_back: bool
@@ -154,15 +176,18 @@ def compact(
     summarizer = summarizer or DeterministicSummarizer()
     given = [dict(m) for m in messages]
     as_anthropic = anthropic(given)
-    systems = [m for m in given if m.get("role") == "system" and not is_block(m)]
-    fed_back = any(is_block(m) for m in given)
-    turns = [m for m in given if m.get("role") != "system" and not is_block(m)]
+    block_at = _blocks(given)
+    systems = [m for m, b in zip(given, block_at, strict=True)
+               if m.get("role") == "system" and not b]
+    fed_back = any(block_at)
+    turns = [m for m, b in zip(given, block_at, strict=True)
+             if m.get("role") != "system" and not b]
     numbers = _ingest(pad, thread, turns, fed_back)
     # Turns cost what the store counted when they were ingested (never re-tokenized);
     # only the system prompt and an earlier block message are counted here.
     stored = pad.store.turn_tokens(thread, numbers)
     turn_costs = [stored[n] for n in numbers]
-    other = [m for m in given if m.get("role") == "system" or is_block(m)]
+    other = [m for m, b in zip(given, block_at, strict=True) if m.get("role") == "system" or b]
     before = tokens.messages_tokens(
         [_count(m, encoding) for m in other] + turn_costs)
     log: dict[str, Any] = {"thread": thread, "tokens_before": before, "window": window,
@@ -253,9 +278,11 @@ def _assemble(pad: Scratchpad, thread: str, block: str, head_costs: list[int],
 
     text = text_of(block, True)
     while kept and total(text, kept) > window:
-        start = cut_point(kept, len(kept) - 1, keep_last_user=False)  # oldest that may go
+        # the oldest turns that may go; never the latest user message, nor a tool result
+        # without its call
+        start = cut_point(kept, len(kept) - 1)
         if start == 0:
-            break  # the latest user message, or a call with its results, must stay
+            break
         kept = kept[start:]
         if "fewer recent turns" not in shrink:
             shrink.append("fewer recent turns")

@@ -130,7 +130,7 @@ def test_anthropic_input_gets_anthropic_output(pad) -> None:
     assert out.changed
     block = out.messages[0]
     assert block["role"] == "user" and block["content"][0]["type"] == "text"
-    assert is_block(block) and "A-77215" in block["content"][0]["text"]
+    assert is_block(block) and "A-77215" in block["content"][1]["text"]
     assert clean(out.messages[1:], 0)
     assert out.messages[-1] == messages[-1]
 
