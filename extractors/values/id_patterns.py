@@ -34,6 +34,7 @@ import regex
 from extractors.errors import PatternError
 from extractors.text.gates import ALWAYS, Gate, gate, words_of
 from extractors.text.guard import Guarded, rx
+from extractors.values.pattern_checks import compile_in_child, nested_repeat
 from extractors.values.validators import NORMALIZERS, VALIDATORS, Normalizer, Validator
 
 
@@ -261,6 +262,10 @@ def _build(name: str, pattern: str, *, subtype: object, score: object,
     if len(pattern) > MAX_REGEX:
         raise fail(f"regex is longer than {MAX_REGEX} characters")
     case = regex.IGNORECASE if ignore_case else 0
+    if not shipped:  # a user's regex could be costly to compile, not only to run
+        problem = nested_repeat(pattern) or compile_in_child(pattern, regex.V0 | case)
+        if problem:
+            raise fail(f"regex refused: {problem}")
     try:
         compiled = (rx(pattern, regex.VERBOSE | regex.V0 | case, linear=True) if shipped
                     else rx(pattern, regex.V0 | case))
