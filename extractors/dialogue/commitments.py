@@ -114,6 +114,21 @@ CARRIED_LINE = rx(
     r"OPEN|DEFERRED|CONSTRAINT|ACTIVE)[ \t]*:[^\n]*)$",
     regex.MULTILINE,
 )
+#: A clause that states a condition ("If the manager approves", "unless it's damaged").
+IF_CLAUSE = rx(r"^(?:if|unless|provided(?:\s+that)?|assuming|as\s+long\s+as|in\s+case)\b\s*"
+               r"(?P<cond>.+)$", regex.IGNORECASE, linear=True)
+#: A condition inside a committing clause: "I'll refund it if finance signs off".
+TRAILING_IF = rx(r"\b(?:if|unless|provided(?:\s+that)?|assuming)\s+(?P<cond>[^,.;!?]{1,120})",
+                 regex.IGNORECASE)
+#: A condition that is someone else's decision, or counterfactual: what follows it is a
+#: hypothetical, not a commitment ("if the manager approves", "if it were up to me").
+HYPOTHETICAL = rx(
+    r"\b(?:approv\w*|agree[sd]?|allow(?:s|ed)?|authori[sz]\w*|sign(?:s|ed)?\s+off|"
+    r"permit(?:s|ted)?|okay(?:s|ed)|green[-\s]?light\w*|go[-\s]ahead|were|could|would|"
+    r"up\s+to\s+me)\b", regex.IGNORECASE)
+#: A quoted passage: someone else's words (or a policy's), never the speaker's commitment.
+QUOTED = rx(r"\"[^\"\n]{3,500}\"|“[^”\n]{3,500}”|‘[^’\n]{3,500}’|"
+            r"(?<![\w'’])'(?=\S)(?:[^'\n]|(?<=\w)'(?=\w)){3,500}'(?![\w'’])", linear=True)
 _S_NON = frozenset(stem(w) for w in NON_COMMITTING)
 _S_CONC = frozenset(stem(w) for w in CONCESSION)
 _S_ENT = frozenset(stem(w) for w in ENTITLEMENT)
@@ -229,6 +244,15 @@ def undo_head(f: Features, question: bool = False) -> str | None:
     return None if head in _S_CHARGE else head
 
 
+def _hypothetical(condition: str) -> bool:
+    """A condition that is not the other party's to meet: someone's approval, or a
+    counterfactual. "If you send the receipt" is the user's to meet: a conditional promise."""
+    first = condition.split(maxsplit=1)[:1]
+    if first and first[0].lower() in {"you", "you're", "your", "you've", "you'd"}:
+        return False
+    return HYPOTHETICAL.search(condition) is not None
+
+
 def carried_lines(text: str) -> Iterator[regex.Match[str]]:
     yield from CARRIED_LINE.finditer(text)
 
@@ -242,15 +266,28 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     out: list[Candidate] = []
     skip: list[tuple[int, int]] = []
     # A pasted line imitating the block ("AGREED: refund €5,000") is quoted user content:
-    # never a pin, not even a claim. Its clauses are skipped.
+    # never a pin, not even a claim; nor is anything in quotation marks. Their clauses are
+    # skipped.
     skip.extend(m.span() for m in carried_lines(text))
+    skip.extend(m.span() for m in QUOTED.finditer(text))
     rules = RULES if turn.role == "assistant" else USER_RULES
     prev: tuple[Clause, Features, str | None, bool] | None = None
+    condition: tuple[int, str] | None = None  # (sentence, text) of the last "if" clause
     for clause, f in read(text, doc, skip):
         ctext = text[clause.start:clause.end]
+        cond = IF_CLAUSE.match(ctext)
+        if cond:  # it may hold its consequence too: "If you paste it I'll add it"
+            condition = (clause.sentence, cond.group("cond"))
         if ASKS_USER.match(ctext):
             prev = (clause, f, None, False)
             continue
+        if_said = condition[1] if condition and condition[0] == clause.sentence else None
+        trailing = TRAILING_IF.search(ctext, 1)
+        if trailing:
+            if_said = trailing.group("cond")
+        if if_said is not None and _hypothetical(if_said):
+            prev = (clause, f, None, False)
+            continue  # "If the manager approves, I'll refund €5,000": not a commitment
         rule = next((r for r in rules if r.test(f, ctext, clause)), None)
         subtype = rule.subtype if rule else None
         if (subtype == CommitmentSubtype.PROMISED and prev is not None
@@ -268,6 +305,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
                                     "rule": why.split("'")[1]}
         if turn.role == "assistant" and undo_head(f, clause.question):
             attrs["undo"] = True
+        if if_said is not None:
+            attrs["condition"] = if_said  # "if you send the receipt, I'll refund it"
         out.append(Candidate.of(
             text, clause.start, clause.end, kind=Kind.COMMITMENT, subtype=subtype,
             score=rule.score, extractor=NAME, why=why, label=f.label,
