@@ -16,6 +16,7 @@ SMOKE = [
     ("bench_compact.py", ["--tokens", "3000", "--repeats", "1"], "compression_ratio"),
     ("bench_patterns.py", ["--limit", "5", "--repeat", "1", "--pipeline-limit", "2"],
      "dev_turns"),
+    ("bench_stress.py", ["--quick"], "writers"),
 ]
 
 
