@@ -10,9 +10,11 @@ whether is :mod:`extractors.text.clause_features`.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 import regex
@@ -83,9 +85,13 @@ def sentences_around(text: str, spans: Iterable[tuple[int, int]]) -> tuple[tuple
     spans = sorted(spans)
     if not spans:
         return ()
+    starts = [s for s, _ in spans]
+    reach = list(accumulate((e for _, e in spans), max))  # furthest end among the first i
+    empty = {s for s, e in spans if s == e}
     out = []
     for a, b in sentences(text, trim=False):
-        if any(s < b and a < e or s == e == a for s, e in spans):
+        before = bisect_left(starts, b)  # the spans that start before the sentence ends
+        if (before and reach[before - 1] > a) or a in empty:
             out.append((a, b))
     return tuple(out)
 
