@@ -154,6 +154,9 @@ class Record(BaseModel):
     #: Kind-specific details (a question's expected answer, a commitment's actor and
     #: linked records, a deferral quote). An extension of the record contract.
     attrs: dict[str, Any] = Field(default_factory=dict)
+    #: How much it matters, from what the conversation shows of it (see
+    #: :mod:`scratchpad.salience`); filled when records are read from a store.
+    salience: float = Field(default=0.0, ge=0)
 
     @field_validator("end")
     @classmethod

@@ -17,10 +17,12 @@ from itertools import islice
 from typing import Any, Literal
 
 from extractors.base import Candidate, Change, Extractor, Needs, Resolver, TurnView
+from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.merge import merge
 from extractors.text import nlp as nlp_module
 from scratchpad.messages import Message
 from scratchpad.records import LIVE_STATUSES, Event, Kind, Record, Status, record_id
+from scratchpad.salience import identity_key, is_value, value_key
 
 log = logging.getLogger(__name__)
 #: Statuses of the records resolvers see: the live ones, and fulfilled ones (a hold
@@ -62,6 +64,22 @@ class TurnProcessor:
         annotated = dict(zip((v.number for v in prose), nlp_module.annotate(nlp, requests),
                              strict=True))
         return [annotated.get(v.number) for v in views]
+
+    def acted_values(self, view: TurnView) -> set[str]:
+        """The values an action tool's call named in its arguments (``view`` is its
+        result), as value keys: they were acted on, whether or not its result repeats them."""
+        if action(view) is None or not view.tool_arguments:
+            return set()
+        named = view.model_copy(update={"text": argument_values(view.tool_arguments)})
+        keys = set()
+        for extractor in self.extractors:
+            if extractor.needs_doc:
+                continue
+            for c in extractor.extract(named, None):
+                record = to_record(c, named)
+                if is_value(record):
+                    keys.add(identity_key(record) or value_key(record))
+        return keys
 
     def needs(self, view: TurnView) -> Needs:
         """Return what of ``view`` the extractors that read the Doc need annotated."""
@@ -154,6 +172,14 @@ class TurnProcessor:
                 else:
                     del live[after.kind][after.id]
         return list(added.values()), list(updated.values()), events
+
+
+def action(view: TurnView) -> str | None:
+    """The tool whose result ``view`` is, when that tool acted (not a lookup) and did not
+    report a failure: what it names or returns was acted on."""
+    if view.role != "tool" or not view.tool_name or reads_only(view.tool_name):
+        return None
+    return None if tool_failed(view.text) else view.tool_name
 
 
 def recent(records: dict[str, Record], limit: int) -> list[Record]:

@@ -24,7 +24,13 @@ from schemas.llm import merge as merge_llm
 from scratchpad import tokens
 from scratchpad.domain import AttachedSchemas
 from scratchpad.errors import ScratchpadError, TurnConflictError, UnknownThreadError
-from scratchpad.extraction import LIVE_WINDOW, RESOLVABLE, TurnProcessor, turn_views
+from scratchpad.extraction import (
+    LIVE_WINDOW,
+    RESOLVABLE,
+    TurnProcessor,
+    action,
+    turn_views,
+)
 from scratchpad.messages import Message, as_utc, parse_message
 from scratchpad.records import (
     Event,
@@ -35,11 +41,20 @@ from scratchpad.records import (
     Status,
 )
 from scratchpad.render import render_block
+from scratchpad.salience import (
+    RecentToolOutput,
+    identity_key,
+    is_value,
+    updated_groups,
+    value_key,
+)
 from scratchpad.store import StaleThreadError, Store, StoredTurn, StoreError, open_store
 
 log = logging.getLogger(__name__)
 #: How often one ingest re-reads a thread that another writer keeps extending.
 STALE_RETRIES = 20
+#: How many stored turns back an ingest looks for the tool output a new reply may echo.
+ECHO_TURNS = 40
 
 
 @dataclass
@@ -205,8 +220,21 @@ class Scratchpad:
         live: dict[str, dict[str, Record]] = {kind: {} for kind in kinds}
         for r in self.store.recent_records(thread, kinds, RESOLVABLE, LIVE_WINDOW):
             live[r.kind][r.id] = r
+        tool_output = RecentToolOutput(
+            t.content for t in (self.store.turns(thread, since=first - ECHO_TURNS + 1)
+                                if first else ())
+            if t.role == "tool")
         for view, doc, message, digest in zip(views, docs, fresh, hashes, strict=True):
             added, updated, events = processor.process(view, doc, live)
+            values = [r for r in added if is_value(r)]
+            echoes = tool_output.echoes(values) if view.role == "assistant" else set()
+            tool_output.see(view.role, view.text)
+            acted_keys = processor.acted_values(view)
+            keys = {value_key(r) for r in values} | acted_keys \
+                | {k for r in values if (k := identity_key(r)) is not None}
+            groups = updated_groups(thread, self.store.value_groups(thread, keys) if keys else {},
+                                    values, acted_keys, action(view),
+                                    narrating=view.calls_tools, echoes=echoes)
             self.store.add_turn(
                 StoredTurn(
                     thread=thread,
@@ -221,6 +249,7 @@ class Scratchpad:
                 added,
                 updated,
                 events,
+                groups,
             )
             result.new_turns.append(view.number)
             result.records_added += len(added)
@@ -322,9 +351,12 @@ class Scratchpad:
         of one thread or of all threads."""
         return self.schemas.missing(thread)
 
-    def render(self, thread: str, max_tokens: int | None = None) -> str:
+    def render(self, thread: str, max_tokens: int | None = None, *,
+               explain: bool = False) -> str:
         """Return the carried-forward block of ``thread`` (see :mod:`scratchpad.render`);
-        the fields of attached schemas come first."""
+        the fields of attached schemas come first. ``max_tokens``: fit it by leaving out
+        the least salient lines. ``explain``: follow each line with its salience and the
+        evidence behind it (for people reading it, not for the model)."""
         self._require(thread)
         schemas = self.attached(thread)
         try:
@@ -333,8 +365,11 @@ class Scratchpad:
             log.warning("state rows of thread %r left behind: %s", thread, exc)
         records = self.store.records(thread)
         states = [cls.fill(records) for cls in schemas]
+        groups = self.store.value_groups(thread, {value_key(r) for r in records
+                                                  if is_value(r)}) if explain else None
         return render_block(records, self.store.events(thread), states=states,
-                            max_tokens=max_tokens, encoding=self._encoding)
+                            max_tokens=max_tokens, encoding=self._encoding, groups=groups,
+                            explain=explain)
 
     def _require(self, thread: str) -> None:
         if not self.store.has_thread(thread):

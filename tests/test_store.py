@@ -110,3 +110,36 @@ def test_turns_know_who_spoke_last(pad, monkeypatch):
     pad.ingest("t", more)
     assert seen[1] == {} and seen[2] == {"user": 1}
     assert seen[4] == {"user": 1, "assistant": 2}  # the tool-call-only turn 3 has no text
+
+
+def test_a_file_from_before_salience_is_migrated(tmp_path, espresso_messages):
+    """A file written before value groups and the conservative token count: opening it
+    groups its values (salience for every record) and forgets the old turn counts, which
+    compaction then counts afresh from the messages."""
+    from scratchpad.compaction import compact
+    from scratchpad.salience import SHOW_FROM
+
+    path = tmp_path / "old.db"
+    with Scratchpad(path) as pad:
+        pad.ingest("e", espresso_messages)
+        fresh_before = compact(espresso_messages, pad=pad, thread="e",
+                               window=100_000).log["tokens_before"]
+    con = sqlite3.connect(path)
+    con.executescript("""
+        drop table value_groups;
+        drop index idx_records_thread_value_key;
+        alter table records drop column value_key;
+        update turns set tokens = 1;
+        delete from _migrations where name in ('m006_value_groups', 'm007_recount_turn_tokens');
+    """)
+    con.commit()
+    con.close()
+    with Scratchpad(path) as pad:
+        records = pad.records("e")
+        order = next(r for r in records if r.text == "A-77215" and r.turn == 1)
+        assert order.salience >= SHOW_FROM
+        assert all(r.salience is not None for r in records)
+        assert pad.store.turn_tokens("e", range(1, 42)) == {}
+        assert compact(espresso_messages, pad=pad, thread="e",
+                       window=100_000).log["tokens_before"] == fresh_before
+        assert 'ID: order "A-77215" (user, turn 1)' in pad.render("e")

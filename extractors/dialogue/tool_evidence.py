@@ -21,7 +21,8 @@ from extractors.text.lexicon import stem, word_stems
 #: Tool-name words of calls that only read: a lookup fulfils no promise.
 READ_WORDS = frozenset(stem(w) for w in """
 get search list find lookup look check fetch read query show view describe status retrieve
-inspect verify validate preview estimate quote
+inspect verify validate preview estimate quote track grep diff poll monitor watch count compare
+calculate lint
 """.split())
 
 #: What a tool result says when the call did not do its job.

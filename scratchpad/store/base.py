@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from scratchpad.errors import ScratchpadError
 from scratchpad.records import Event, Kind, Record, Status
+from scratchpad.salience import ValueGroup
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class Store(Protocol):
         ...
 
     def turn_tokens(self, thread: str, numbers: Iterable[int]) -> dict[int, int]:
-        """The stored token count of each of the turns ``numbers``."""
+        """The stored token count of each of the turns ``numbers`` that has one."""
         ...
 
     def last_text_turns(self, thread: str) -> dict[str, int]:
@@ -95,8 +96,12 @@ class Store(Protocol):
         ...
 
     # -- writing one turn
+    def value_groups(self, thread: str, keys: Iterable[str]) -> dict[str, ValueGroup]:
+        """What the thread has shown so far of each of the values ``keys``."""
+        ...
+
     def add_turn(self, turn: StoredTurn, records: Sequence[Record], updated: Sequence[Record],
-                 events: Sequence[Event]) -> None:
+                 events: Sequence[Event], groups: Sequence[ValueGroup] = ()) -> None:
         """Store one turn, its new records, changed records and events atomically; raise
         :class:`StaleThreadError` (writing nothing) unless the stored turns end right
         before it."""

@@ -5,11 +5,14 @@ Add a migration by appending a function; never edit or reorder applied ones.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
+from scratchpad.records import Record
+from scratchpad.salience import ValueGroup, is_value, mentioned, value_key
 from scratchpad.store.locking import write_transaction
 
 MIGRATIONS: list[Callable[[Database], None]] = []
@@ -102,6 +105,52 @@ def m005_records_by_kind(db: Database) -> None:
     """Resolvers read a thread's latest live records of one kind on every ingest."""
     db.table("records").create_index(["thread", "kind", "turn"],
                                      index_name="idx_records_thread_kind_turn")
+
+
+@migration
+def m006_value_groups(db: Database) -> None:
+    """Salience: each value record names its value (``value_key``), and ``value_groups``
+    holds what the thread has shown of each value (who stated it, in how many turns,
+    whether it was acted on). Records written before are grouped here; that a value was
+    acted on, or named by the agent while calling a tool, is known only for turns
+    ingested from now on."""
+    db.table("records").add_column("value_key", str)
+    db.table("records").create_index(["thread", "value_key"],
+                                     index_name="idx_records_thread_value_key")
+    db.table("value_groups").create(
+        {"thread": str, "key": str, "prose_turns": int, "last_prose_turn": int,
+         "by_user": int, "by_assistant": int, "acted": str, "echoed": int, "weak": int,
+         "salience": float},
+        pk=("thread", "key"))
+    groups: dict[tuple[str, str], ValueGroup] = {}
+    for row in db.query("select * from records where kind in ('amount', 'identifier', "
+                        "'datetime') order by thread, turn, start"):
+        data = {**row, "value": json.loads(row["value"]) if row["value"] else None,
+                "attrs": json.loads(row["attrs"]) if row["attrs"] else {}}
+        data.pop("value_key", None)
+        record = Record(**data)
+        if not is_value(record):
+            continue
+        key = value_key(record)
+        db.execute("update records set value_key = ? where thread = ? and id = ?",
+                   [key, record.thread, record.id])
+        group = groups.get((record.thread, key), ValueGroup(thread=record.thread, key=key))
+        groups[(record.thread, key)] = mentioned(group, record)
+    if groups:
+        db.table("value_groups").insert_all(
+            {"thread": g.thread, "key": g.key, "prose_turns": g.prose_turns,
+             "last_prose_turn": g.last_prose_turn, "by_user": int(g.by_user),
+             "by_assistant": int(g.by_assistant), "acted": g.acted,
+             "echoed": int(g.echoed), "weak": int(g.weak),
+             "salience": g.salience}
+            for g in groups.values())
+
+
+@migration
+def m007_recount_turn_tokens(db: Database) -> None:
+    """Token counts now include whole tool calls, ids and content blocks: earlier counts
+    are forgotten (NULL), and compaction counts those turns afresh from the messages."""
+    db.execute("update turns set tokens = null")
 
 
 def migrate(db: Database, where: str = ":memory:") -> list[str]:

@@ -19,6 +19,7 @@ from sqlite_utils import Database
 
 from extractors.text.guard import rx
 from scratchpad.records import OPEN_STATUSES, Event, Kind, Record, Status
+from scratchpad.salience import PRESENT, ValueGroup, clause_salience, is_value, value_key
 from scratchpad.store.base import StaleThreadError, StoredTurn
 from scratchpad.store.locking import (
     BUSY_TIMEOUT_MS,
@@ -95,14 +96,15 @@ class SQLiteStore:
 
     @one_line_errors
     def turn_tokens(self, thread: str, numbers: Iterable[int]) -> dict[int, int]:
-        """Return the stored token count of each of the turns ``numbers`` of ``thread``."""
+        """Return the stored token count of each of the turns ``numbers`` of ``thread``
+        (turns stored before the counting rules changed have none: count them afresh)."""
         wanted = sorted(set(numbers))
         out: dict[int, int] = {}
         for chunk in range(0, len(wanted), 500):
             part = wanted[chunk:chunk + 500]
             rows = self.db.query(
-                f"select turn, tokens from turns where thread = ? and turn in "
-                f"({', '.join('?' * len(part))})", [thread, *part])
+                f"select turn, tokens from turns where tokens is not null and thread = ? "
+                f"and turn in ({', '.join('?' * len(part))})", [thread, *part])
             out.update((row["turn"], row["tokens"]) for row in rows)
         return out
 
@@ -129,7 +131,8 @@ class SQLiteStore:
     def delete_thread(self, thread: str) -> None:
         """Delete a thread with its turns, records and events, in one transaction."""
         with self._write():
-            for table in ("events", "records", "turns", "summaries", "thread_schemas",
+            for table in ("events", "records", "value_groups", "turns", "summaries",
+                          "thread_schemas",
                           *self._state_tables()):
                 self.db.execute(f"delete from [{table}] where thread = ?", [thread])
             self.db.execute("delete from threads where id = ?", [thread])
@@ -196,14 +199,34 @@ class SQLiteStore:
     # -- writing one turn ---------------------------------------------------------------
 
     @one_line_errors
+    def value_groups(self, thread: str, keys: Iterable[str]) -> dict[str, ValueGroup]:
+        """What ``thread`` has shown so far of each of the values ``keys``."""
+        wanted = sorted(set(keys))
+        out: dict[str, ValueGroup] = {}
+        for chunk in range(0, len(wanted), 500):
+            part = wanted[chunk:chunk + 500]
+            rows = self.db.query(
+                f"select * from value_groups where thread = ? and key in "
+                f"({', '.join('?' * len(part))})", [thread, *part])
+            for row in rows:
+                out[row["key"]] = ValueGroup(
+                    thread=thread, key=row["key"], prose_turns=row["prose_turns"],
+                    last_prose_turn=row["last_prose_turn"], by_user=bool(row["by_user"]),
+                    by_assistant=bool(row["by_assistant"]), acted=row["acted"],
+                    echoed=bool(row["echoed"]), weak=bool(row["weak"]))
+        return out
+
+    @one_line_errors
     def add_turn(
         self,
         turn: StoredTurn,
         records: Sequence[Record],
         updated: Sequence[Record],
         events: Sequence[Event],
+        groups: Sequence[ValueGroup] = (),
     ) -> None:
-        """Store one turn, its new records, changed records and events atomically.
+        """Store one turn, its new records, changed records, events and the values whose
+        evidence it changed (``groups``) atomically.
 
         Raises :class:`StaleThreadError` (writing nothing) unless the thread's stored
         turns end right before ``turn``: another writer extended the thread since its
@@ -228,6 +251,9 @@ class SQLiteStore:
                 self.db.table("records").update((record.thread, record.id), row)
             if events:
                 self.db.table("events").insert_all(_event_row(e) for e in events)
+            if groups:
+                self.db.table("value_groups").upsert_all(
+                    (_group_row(g) for g in groups), pk=("thread", "key"))
 
     # -- reading records ----------------------------------------------------------------
 
@@ -239,10 +265,10 @@ class SQLiteStore:
         statuses: Iterable[Status | str] | None = None,
     ) -> list[Record]:
         """Return records of ``thread`` in (turn, start, kind) order, optionally filtered."""
-        where, params = ["thread = ?"], [thread]
+        where, params = ["records.thread = ?"], [thread]
         _add_in(where, params, "kind", kinds)
         _add_in(where, params, "status", statuses)
-        sql = f"select * from records where {' and '.join(where)} order by turn, start, end, kind"
+        sql = f"{_SELECT} where {' and '.join(where)} order by turn, start, end, kind"
         return [_row_record(row) for row in self.db.query(sql, params)]
 
     @one_line_errors
@@ -253,9 +279,9 @@ class SQLiteStore:
         the thread."""
         out: list[Record] = []
         for kind in sorted({str(k) for k in kinds}):
-            where, params = ["thread = ?", "kind = ?"], [thread, kind]
+            where, params = ["records.thread = ?", "kind = ?"], [thread, kind]
             _add_in(where, params, "status", statuses)
-            rows = self.db.query(f"select * from records where {' and '.join(where)} "
+            rows = self.db.query(f"{_SELECT} where {' and '.join(where)} "
                                  f"order by turn desc, start desc, end desc limit ?",
                                  [*params, per_kind])
             out.extend(reversed([_row_record(row) for row in rows]))
@@ -267,9 +293,9 @@ class SQLiteStore:
         where, params = [], []
         _add_in(where, params, "status", OPEN_STATUSES)
         if thread is not None:
-            where.append("thread = ?")
+            where.append("records.thread = ?")
             params.append(thread)
-        sql = f"select * from records where {' and '.join(where)} order by thread, turn, start"
+        sql = f"{_SELECT} where {' and '.join(where)} order by records.thread, turn, start"
         return [_row_record(row) for row in self.db.query(sql, params)]
 
     @one_line_errors
@@ -318,19 +344,38 @@ def _add_in(
     params.extend(items)
 
 
+#: Records with their value's salience (from ``value_groups``; clauses score themselves).
+_SELECT = ("select records.*, value_groups.salience as group_salience from records "
+           "left join value_groups on value_groups.thread = records.thread "
+           "and value_groups.key = records.value_key")
+
+
 def _record_row(record: Record) -> dict[str, Any]:
-    row = record.model_dump(mode="json")
+    row = record.model_dump(mode="json", exclude={"salience"})  # read from its value's group
     if row["value"] is not None:
         row["value"] = json.dumps(row["value"], ensure_ascii=False)
     row["attrs"] = json.dumps(row["attrs"], ensure_ascii=False, sort_keys=True)
+    row["value_key"] = value_key(record) if is_value(record) else None
     return row
 
 
 def _row_record(row: dict[str, Any]) -> Record:
     data = dict(row)
+    data.pop("value_key", None)
+    group = data.pop("group_salience", None)
     data["value"] = json.loads(data["value"]) if data["value"] is not None else None
     data["attrs"] = json.loads(data["attrs"]) if data["attrs"] else {}
-    return Record(**data)
+    record = Record(**data)
+    score = (group if group is not None else PRESENT) if is_value(record) \
+        else clause_salience(record)
+    return record.model_copy(update={"salience": score})
+
+
+def _group_row(group: ValueGroup) -> dict[str, Any]:
+    return {"thread": group.thread, "key": group.key, "prose_turns": group.prose_turns,
+            "last_prose_turn": group.last_prose_turn, "by_user": int(group.by_user),
+            "by_assistant": int(group.by_assistant), "acted": group.acted,
+            "echoed": int(group.echoed), "weak": int(group.weak), "salience": group.salience}
 
 
 def _event_row(event: Event) -> dict[str, Any]:
