@@ -8,23 +8,32 @@ Rules that keep the block trustworthy:
 * Lines are ordered by the turn where their item first appeared, so new pins land
   at the end and the block's prefix stays stable for provider prompt caches.
 * Same records and events in, same bytes out.
-* With ``max_tokens``, the lowest-priority lines go first (dates, then amounts,
-  then identifiers, constraints, commitments; open questions last) and the block
-  says how many lines it left out.
+* A value gets a line of its own only when its salience earns it
+  (:data:`scratchpad.salience.SHOW_FROM`: the user stated it, it was acted on, or the
+  assistant kept coming back to it); the rest are counted, one line per shape, at the
+  end of the block ("NOT CARRIED: 97 files under src/ledger/ (turns 2-197)"), by
+  :mod:`scratchpad.routine`. A value already
+  quoted inside a commitment, constraint or question line gets no line of its own.
+* With ``max_tokens``, lines go by ascending salience (the oldest first among equals), and
+  a live commitment, an active constraint, an open question or a schema field goes only
+  when nothing else is left; the block says how many lines it left out.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import regex
 
+from extractors.text import lexicon
 from extractors.text.guard import rx
 from scratchpad import tokens
 from scratchpad.records import CommitmentSubtype, Event, Kind, Record, Status
+from scratchpad.routine import not_carried
+from scratchpad.salience import PROTECTED, SHOW_FROM, ValueGroup, value_key
 
 if TYPE_CHECKING:
     from schemas.base import DomainState
@@ -33,15 +42,6 @@ HEADER = "=== Carried forward verbatim (do not paraphrase) ==="
 FOOTER = "=== End of carried forward ==="
 EMPTY = "(nothing pinned yet)"
 
-#: Drop order under a token cap: lowest first.
-PRIORITY = {
-    Kind.DATETIME.value: 0,
-    Kind.AMOUNT.value: 1,
-    Kind.IDENTIFIER.value: 2,
-    Kind.CONSTRAINT.value: 3,
-    Kind.COMMITMENT.value: 4,
-    Kind.QUESTION.value: 5,
-}
 VALUE_PREFIX = {"amount": "AMOUNT", "identifier": "ID", "datetime": "WHEN"}
 #: Commitment subtypes and statuses that are carried forward, with their line prefix.
 COMMITMENT_PREFIX: dict[str, str] = {
@@ -57,9 +57,13 @@ COMMITMENT_PREFIX: dict[str, str] = {
     CommitmentSubtype.FOUND: "FOUND",
 }
 #: Schema field lines (see :func:`schema_lines`) outlast every other line under a cap.
-SCHEMA_PRIORITY = 6
+SCHEMA_SALIENCE = 4.0
 MAX_EXTRA_TURNS = 3
 _LABEL_JUNK = rx(r"[^\p{L}\p{N} '\-/&.]+")
+
+
+#: A clause's line before merging: its prefix, its quoted words, its provenance.
+_Clause = tuple[str, str, str]
 
 
 @dataclass(frozen=True)
@@ -68,8 +72,13 @@ class Line:
 
     turn: int
     start: int
-    priority: int
+    salience: float
     text: str
+    #: Goes only when nothing unprotected is left (live commitments, active constraints,
+    #: open questions, schema fields).
+    protected: bool = False
+    #: Why it is there (``render --explain``).
+    why: str = ""
 
 
 def quote(text: str) -> str:
@@ -93,27 +102,17 @@ def _turns_note(turns: Sequence[int], word: str = "again") -> str:
     return f"; {word} turn{'s' if len(extra) > 1 else ''} {shown}{more}"
 
 
-def _value_key(record: Record) -> str:
-    """Return what makes two mentions one line: the identifier's normal form, the
-    amount's value, a date/time's own words (two phrasings of one day say different
-    things: "Thursday 14:00-18:00" offered, "Thursday 3 December, 14:00-18:00" booked)."""
-    value = record.value or {}
-    if record.kind == Kind.DATETIME.value:
-        return f"{record.kind}|{' '.join(record.text.split()).casefold()}"
-    for key in ("normalized", "e164"):
-        if isinstance(value.get(key), str):
-            return f"{record.kind}|{value[key]}"
-    if record.kind == Kind.AMOUNT.value and value.get("amount") is not None:
-        return f"{record.kind}|{value.get('currency')}|{value['amount']}"
-    return f"{record.kind}|{' '.join(record.text.split()).casefold()}"
-
-
 def _contained(record: Record, spans: Iterable[tuple[int, int, int]]) -> bool:
     return any(t == record.turn and s <= record.start and record.end <= e for t, s, e in spans)
 
 
-def build_lines(records: Sequence[Record], events: Sequence[Event]) -> list[Line]:
-    """Return the block's lines for these records, in block order."""
+def build_lines(records: Sequence[Record], events: Sequence[Event],
+                groups: Mapping[str, ValueGroup] | None = None,
+                in_schema: Collection[tuple[int, str]] = ()) -> list[Line]:
+    """Return the block's lines for these records, in block order: turn-ordered lines,
+    then one line counting the values that earn no line of their own. ``groups`` (the
+    thread's value groups) only add the evidence ``render --explain`` prints; ``in_schema``:
+    (turn, text) of what attached schemas' lines already quote, not repeated."""
     last_event: dict[tuple[str, str], Event] = {}
     evidence: dict[str, list[tuple[int, int, int]]] = {}
     for event in events:
@@ -121,39 +120,98 @@ def build_lines(records: Sequence[Record], events: Sequence[Event]) -> list[Line
         if event.evidence_start is not None and event.evidence_end is not None:
             evidence.setdefault(event.record_id, []).append(
                 (event.turn, event.evidence_start, event.evidence_end))
-    lines: list[Line] = []
+    clauses: dict[tuple[str, str, int], list[tuple[Record, str]]] = {}
     clause_spans: list[tuple[int, int, int]] = []
     for r in records:
-        line = None
-        if r.kind == Kind.COMMITMENT.value:
-            line = _commitment_line(r, last_event)
+        found = None
+        if (r.turn, r.text) in in_schema:
+            clause_spans.append((r.turn, r.start, r.end))
+        elif r.kind == Kind.COMMITMENT.value:
+            found = _commitment_line(r, last_event)
         elif r.kind == Kind.CONSTRAINT.value:
-            line = _constraint_line(r)
+            found = _constraint_line(r)
         elif r.kind == Kind.QUESTION.value:
-            line = _question_line(r, last_event)
-        if line is not None:
-            lines.append(Line(r.turn, r.start, PRIORITY[r.kind], line))
+            found = _question_line(r, last_event)
+        if found is not None:
+            # one line for the clauses a turn said with one standing ("I've waived the
+            # fee" and "we'll cover shipping", both granted at turn 14)
+            prefix, quoted, about = found
+            clauses.setdefault((prefix, about, r.turn), []).append((r, quoted))
             clause_spans.append((r.turn, r.start, r.end))
             clause_spans.extend(evidence.get(r.id, ()))
-    groups: dict[str, list[Record]] = {}
+    lines = [_clause_line(prefix, about, same) for (prefix, about, _), same in clauses.items()]
+    by_value: dict[str, list[Record]] = {}
+    carried: set[str] = set()
     for r in records:
         if r.kind not in VALUE_PREFIX or r.status != Status.ACTIVE.value:
             continue
+        key = value_key(r)
+        if _contained(r, clause_spans) or (r.turn, r.text) in in_schema:
+            carried.add(key)  # already verbatim inside a commitment, constraint or question
         if r.role == "tool" and r.kind != Kind.IDENTIFIER.value:
             continue  # numbers in tool output stay queryable but do not flood the block
-        if _contained(r, clause_spans):
-            continue  # already verbatim inside a commitment, constraint or question line
-        groups.setdefault(_value_key(r), []).append(r)
-    for key in _covered_datetimes(groups):
-        del groups[key]
-    for group in groups.values():
-        first = group[0]
-        turns = sorted({r.turn for r in group})
+        by_value.setdefault(key, []).append(r)
+    shown = {k: g for k, g in by_value.items()
+             if k not in carried and max(r.salience for r in g) >= SHOW_FROM}
+    for key in _covered_datetimes(shown):
+        del shown[key]
+    said: dict[tuple[int, str], list[_Value]] = {}
+    for key, group in shown.items():
+        # the first mention in prose, else the first: later mentions do not change the
+        # line, so the block's prefix stays put while the talk comes back to a value
+        first = next((r for r in group if r.role != "tool"), group[0])
+        why = groups[key].why() if groups and key in groups else ""
         label = clean_label(next((r.label for r in group if r.label), None))
-        head = f"{VALUE_PREFIX[first.kind]}: " + (f"{label} " if label else "")
-        text = f"{head}{quote(first.text)} ({first.role}, turn {first.turn}{_turns_note(turns)})"
-        lines.append(Line(first.turn, first.start, PRIORITY[first.kind], text))
-    return sorted(lines, key=lambda ln: (ln.turn, ln.start, -ln.priority, ln.text))
+        said.setdefault((first.turn, first.role), []).append(
+            _Value(first, label, max(r.salience for r in group), why))
+    lines.extend(_value_line(turn, role, values) for (turn, role), values in said.items())
+    body = sorted(lines, key=lambda ln: (ln.turn, ln.start, -ln.salience, ln.text))
+    rest = [g for k, g in by_value.items() if k not in carried and k not in shown]
+    counted = not_carried(rest)
+    if counted is None:
+        return body
+    first, text = counted
+    return [*body, Line(first, -1, 0.0, text,
+                        why=f"values that earn no line of their own (salience below {SHOW_FROM}),"
+                            " counted")]
+
+
+@dataclass(frozen=True)
+class _Value:
+    """A value that earns a line: its first mention and what the line says of it."""
+
+    record: Record
+    label: str
+    salience: float
+    why: str
+
+
+def _value_line(turn: int, role: str, values: list[_Value]) -> Line:
+    """One line for the values one turn said that earn a line: 'ID: order "A-77215"'
+    (the value's label unquoted, its words quoted), then who said it, where."""
+    values = sorted(values, key=lambda v: v.record.start)
+    parts = [f"{VALUE_PREFIX[v.record.kind]}: " + (f"{v.label} " if v.label else "")
+             + quote(v.record.text) for v in values]
+    whys = [f"{quote(v.record.text)}: {v.why}" if len(values) > 1 else v.why
+            for v in values]
+    return Line(turn, values[0].record.start, max(v.salience for v in values),
+                f"{'; '.join(parts)} ({role}, turn {turn})", why="; ".join(whys))
+
+
+def _clause_line(prefix: str, about: str, same: list[tuple[Record, str]]) -> Line:
+    salience = max(r.salience for r, _ in same)
+    quoted = " and ".join(dict.fromkeys(q for _, q in same))
+    why = "; ".join(sorted({f"{r.kind} {r.subtype}, {r.status}" for r, _ in same}))
+    first = same[0][0]
+    return Line(first.turn, first.start, salience, f"{prefix}: {quoted} ({about})",
+                protected=salience >= PROTECTED, why=why)
+
+
+def _names(words: str | None, text: str) -> bool:
+    """True when ``words`` (a revocation's evidence) name what ``text`` said: they share
+    a number, a code or two distinctive words ("I'm releasing the Wednesday hold" of
+    "Would you like me to hold the Wednesday 14:00-18:00 slot")."""
+    return bool(words) and lexicon.ties(lexicon.terms(words or ""), lexicon.terms(text))
 
 
 def _covered_datetimes(groups: dict[str, list[Record]]) -> list[str]:
@@ -169,7 +227,10 @@ def _covered_datetimes(groups: dict[str, list[Record]]) -> list[str]:
     return covered
 
 
-def _commitment_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str | None:
+def _commitment_line(r: Record,
+                     last_event: dict[tuple[str, str], Event]) -> _Clause | None:
+    """The line prefix and the provenance of a commitment's line, or None when a
+    commitment in its state is not carried."""
     if r.status == Status.REVOKED.value:
         prefix = COMMITMENT_PREFIX[CommitmentSubtype.REVOKED]
     elif r.status not in (Status.ACTIVE.value, Status.FULFILLED.value):
@@ -178,47 +239,50 @@ def _commitment_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str
         prefix = COMMITMENT_PREFIX.get(r.subtype)
     if prefix is None:
         return None
-    label = clean_label(r.label)
     parts = [f"{r.role}, turn {r.turn}"]
     accepted = last_event.get((r.id, CommitmentSubtype.AGREED))
-    if r.subtype == CommitmentSubtype.AGREED and accepted is not None:
-        parts = [f"offered by {r.role}, turn {r.turn}"]
-        quoted = f": {quote(accepted.evidence_text)}" if accepted.evidence_text else ""
-        parts.append(f"accepted by {accepted.by_role}, turn {accepted.turn}{quoted}")
+    if (r.subtype == CommitmentSubtype.AGREED and accepted is not None
+            and r.status != Status.REVOKED.value):
+        parts.append(f"accepted turn {accepted.turn}{_evidence(accepted)}")
     failed = last_event.get((r.id, CommitmentSubtype.TRIED))
     # a plan a later turn reported failing
     if r.subtype == CommitmentSubtype.TRIED and failed is not None:
-        quoted = f": {quote(failed.evidence_text)}" if failed.evidence_text else ""
-        parts.append(f"failed turn {failed.turn}{quoted}")
+        parts.append(f"failed turn {failed.turn}{_evidence(failed)}")
     if r.status == Status.FULFILLED.value:
         parts.append(f"fulfilled turn {r.status_turn}")
     if r.status == Status.REVOKED.value:
         revoked = last_event.get((r.id, Status.REVOKED.value))
-        quoted = f": {quote(revoked.evidence_text)}" if revoked and revoked.evidence_text else ""
-        parts.append(f"revoked turn {r.status_turn}{quoted}")
+        if revoked is not None and _names(revoked.evidence_text, r.text):
+            # the words that took it back name it: they are the line
+            return prefix, quote(revoked.evidence_text or ""), \
+                f"{revoked.by_role}, turn {revoked.turn}"
+        parts.append(f"revoked turn {r.status_turn}{_evidence(revoked)}")
     if r.subtype == CommitmentSubtype.CLAIMED:
         parts.append("not confirmed by the agent")
-    head = f"{prefix}: " + (f"{label}: " if label else "")
-    return f"{head}{quote(r.text)} ({'; '.join(parts)})"
+    return prefix, quote(r.text), "; ".join(parts)
 
 
-def _constraint_line(r: Record) -> str | None:
+def _evidence(event: Event | None) -> str:
+    """': "the words"' of the turn that changed a record's status, or ''."""
+    return f": {quote(event.evidence_text)}" if event and event.evidence_text else ""
+
+
+def _constraint_line(r: Record) -> _Clause | None:
     if r.status not in (Status.ACTIVE.value, Status.SATISFIED.value):
         return None
     note = f"; satisfied turn {r.status_turn}" if r.status == Status.SATISFIED.value else ""
-    return f"CONSTRAINT: {quote(r.text)} ({r.role}, turn {r.turn}{note})"
+    return "CONSTRAINT", quote(r.text), f"{r.role}, turn {r.turn}{note}"
 
 
-def _question_line(r: Record, last_event: dict[tuple[str, str], Event]) -> str | None:
+def _question_line(r: Record,
+                   last_event: dict[tuple[str, str], Event]) -> _Clause | None:
     if r.status not in (Status.OPEN.value, Status.DEFERRED.value):
         return None
-    parts = [f"asked by {r.role}, turn {r.turn}"]
+    parts = [f"{r.role}, turn {r.turn}"]
     deferred = last_event.get((r.id, Status.DEFERRED.value))
     if deferred is not None:
-        quoted = f": {quote(deferred.evidence_text)}" if deferred.evidence_text else ""
-        parts.append(f"deferred by {deferred.by_role}, turn {deferred.turn}{quoted}")
-    parts.append("never answered")
-    return f"OPEN: {quote(r.text)} ({'; '.join(parts)})"
+        parts.append(f"deferred turn {deferred.turn}{_evidence(deferred)}")
+    return "OPEN", quote(r.text), "; ".join(parts)
 
 
 def schema_lines(state: DomainState) -> list[Line]:
@@ -237,7 +301,8 @@ def schema_lines(state: DomainState) -> list[Line]:
         note = "; ".join([*about, where])
         out.append(f"{name} {field.replace('_', ' ')}: {quote(value.text)} ({note})")
     out.extend(f"{name} MISSING {line}" for line in state.missing)
-    return [Line(0, i, SCHEMA_PRIORITY, text) for i, text in enumerate(out)]
+    return [Line(0, i, SCHEMA_SALIENCE, text, protected=True, why="schema field")
+            for i, text in enumerate(out)]
 
 
 def render_block(
@@ -247,24 +312,60 @@ def render_block(
     states: Sequence[DomainState] = (),
     max_tokens: int | None = None,
     encoding: str | None = None,
+    groups: Mapping[str, ValueGroup] | None = None,
+    explain: bool = False,
 ) -> str:
     """Return the carried-forward block, the lines of ``states`` (attached schemas)
-    first; with ``max_tokens``, drop low-priority lines."""
+    first; with ``max_tokens``, fit it by leaving out the least salient lines. With
+    ``explain``, each line is followed by its salience and why (for people, not models)."""
     head = [line for state in states for line in schema_lines(state)]
-    lines = [*head, *build_lines(records, events)]
-    body = [ln.text for ln in lines] or [EMPTY]
-    block = "\n".join([HEADER, *body, FOOTER]) + "\n"
-    if max_tokens is None or tokens.count(block, encoding) <= max_tokens:
-        return block
-    # Drop lowest priority first; among equals, the oldest first.
-    order = sorted(range(len(lines)), key=lambda i: (lines[i].priority, lines[i].turn, i))
+    quoted = {(turn, value.text) for state in states
+              for _, value in state.filled_fields() for turn in (value.turn, *value.turns)}
+    lines = [*head, *build_lines(records, events, groups, quoted)]
+    kept = _fit(lines, max_tokens, encoding) if max_tokens is not None else lines
+    left_out = len(lines) - len(kept)
+    body = [ln.text + (_explained(ln) if explain else "") for ln in kept]
+    if not lines:
+        body = [EMPTY]
+    if left_out:
+        body.append(_left_out_note(left_out, max_tokens))
+    return "\n".join([HEADER, *body, FOOTER]) + "\n"
+
+
+def _explained(line: Line) -> str:
+    tag = "protected, " if line.protected else ""
+    return f"\n    ^ salience {line.salience:g} ({tag}{line.why})"
+
+
+def _left_out_note(count: int, max_tokens: int | None) -> str:
+    return f"({count} less salient line{'s' if count > 1 else ''} left out to fit " \
+           f"{max_tokens} tokens)"
+
+
+def _fit(lines: list[Line], max_tokens: int, encoding: str | None) -> list[Line]:
+    """The lines that fit ``max_tokens`` (with the header, the footer and a note saying
+    how many went): unprotected ones go first, by ascending salience, the oldest first
+    among equals; then protected ones the same way. Each line is counted once."""
+    frame = tokens.count(f"{HEADER}\n{FOOTER}\n", encoding)
+    cost = [tokens.count(ln.text + "\n", encoding) for ln in lines]
+    total = frame + sum(cost)
+    if total <= max_tokens:
+        return lines
+    note = tokens.count(_left_out_note(len(lines), max_tokens) + "\n", encoding)
+    order = sorted(range(len(lines)), key=lambda i: (lines[i].protected, lines[i].salience,
+                                                     lines[i].turn, i))
     dropped: set[int] = set()
-    for index in order:
-        dropped.add(index)
-        kept = [ln.text for i, ln in enumerate(lines) if i not in dropped]
-        note = f"({len(dropped)} lower-priority line{'s' if len(dropped) > 1 else ''} left out " \
-               f"to fit {max_tokens} tokens)"
-        block = "\n".join([HEADER, *kept, note, FOOTER]) + "\n"
-        if tokens.count(block, encoding) <= max_tokens:
-            return block
-    return block
+    for i in order:
+        if total + note <= max_tokens:
+            break
+        dropped.add(i)
+        total -= cost[i]
+    kept = [ln for i, ln in enumerate(lines) if i not in dropped]
+    # the sum of the lines' counts can differ from the joined block's by a token a line
+    while kept and tokens.count("\n".join([HEADER, *(ln.text for ln in kept),
+                                           _left_out_note(len(lines), max_tokens), FOOTER])
+                                + "\n", encoding) > max_tokens:
+        worst = min(range(len(kept)), key=lambda j: (kept[j].protected, kept[j].salience,
+                                                     kept[j].turn, j))
+        kept.pop(worst)
+    return kept

@@ -60,7 +60,7 @@ def test_compaction_puts_the_models_summary_below_the_block(espresso_messages) -
             out = compact(espresso_messages, pad=pad, thread="e", window=2000,
                           summarizer=InstructorSummarizer(base_url=url))
     text = out.messages[1]["content"]
-    assert 'AGREED: refund: "The refund would be €930"' in text  # pins, whatever it said
+    assert '"The refund would be €930" (assistant, turn 12; accepted turn 13' in text  # pins
     assert text.index("=== End of carried forward ===") < text.index(
         "Decided: Goodwill return although past 30 days (why: customer was away)")
     assert out.log["summarizer"] == "instructor"

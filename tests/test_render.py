@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scratchpad import Scratchpad
@@ -31,11 +33,18 @@ def test_espresso_block_carries_what_the_expected_file_lists(espresso_pad):
     assert open_line.startswith("OPEN") and "turn 14" in open_line and "turn 15" in open_line
     assert "one sec" in open_line
     assert line_with("A-77215").startswith("ID")
-    assert line_with("COL-66104").startswith("ID")
+    assert 'ID: booking "COL-66104"' in line_with("COL-66104")
+    assert "Thursday 3 December, 14:00-18:00" in line_with("COL-66104")
     assert line_with("+353 87 412 9930")
     assert line_with("not paying a restocking fee").startswith("CONSTRAINT")
     assert not [ln for ln in lines if "HLD-30417" in ln]
     assert [ln for ln in lines if ln.startswith("OPEN")] == [open_line]
+
+
+def test_the_espresso_block_is_at_most_half_its_old_size(espresso_pad):
+    # before salience: 31 lines and 812 tokens for a 1,121-token conversation
+    block = espresso_pad.render("espresso")
+    assert len(block.splitlines()) - 2 <= 15 and count(block) <= 406
 
 
 def test_same_state_same_bytes(espresso_messages):
@@ -47,28 +56,57 @@ def test_same_state_same_bytes(espresso_messages):
     assert len(blocks) == 1
 
 
-PREFIX_PRIORITY = {"WHEN": 0, "AMOUNT": 1, "ID": 2, "CONSTRAINT": 3, "AGREED": 4, "GRANTED": 4,
-                   "PROMISED": 4, "OFFERED": 4, "DECLINED": 4, "REVOKED": 4, "USER CLAIM": 4,
-                   "OPEN": 5}
-
-
-def priority(line: str) -> int:
-    return PREFIX_PRIORITY[line.split(":", 1)[0]]
+def explained(block: str) -> dict[str, tuple[bool, float]]:
+    """Each line of an explained block -> (protected, salience), read off its ``^`` line."""
+    out: dict[str, tuple[bool, float]] = {}
+    lines = block.splitlines()
+    for line, why in zip(lines, lines[1:], strict=False):
+        m = re.match(r"    \^ salience ([0-9.]+) \((protected, )?", why)
+        if m:
+            out[line] = (bool(m.group(2)), float(m.group(1)))
+    return out
 
 
 @pytest.mark.parametrize("fraction", [0.9, 0.6, 0.4])
-def test_token_cap_drops_low_priority_first_and_says_so(espresso_pad, fraction):
+def test_token_cap_drops_the_least_salient_first_and_says_so(espresso_pad, fraction):
     full = espresso_pad.render("espresso")
+    score = explained(espresso_pad.render("espresso", explain=True))
+    assert set(score) == set(full.splitlines()[1:-1])
     cap = int(count(full) * fraction)
     capped = espresso_pad.render("espresso", max_tokens=cap)
     assert count(capped) <= cap
     body = full.splitlines()[1:-1]
     kept = [ln for ln in capped.splitlines()[1:-1] if not ln.startswith("(")]
     dropped = [ln for ln in body if ln not in kept]
-    assert dropped and f"({len(dropped)} lower-priority lines left out" in capped
-    assert max(priority(ln) for ln in dropped) <= min(priority(ln) for ln in kept)
+    assert dropped and f"({len(dropped)} less salient lines left out to fit {cap} tokens)" in capped
+    assert max(score[ln] for ln in dropped) <= min(score[ln] for ln in kept)
     assert kept == [ln for ln in body if ln in kept]  # order unchanged
     assert any(ln.startswith("OPEN") for ln in kept)
+
+
+def test_a_tight_cap_keeps_the_most_salient_line_and_says_what_went(espresso_pad):
+    score = explained(espresso_pad.render("espresso", explain=True))
+    block = espresso_pad.render("espresso", max_tokens=120)
+    assert count(block) <= 120 and "left out to fit 120 tokens" in block
+    kept = [ln for ln in block.splitlines()[1:-1] if not ln.startswith("(")]
+    assert kept and all(score[ln] == max(score.values()) for ln in kept)
+    assert kept[0].startswith(("OPEN", "AGREED", "CONSTRAINT"))
+
+
+def test_explain_says_why_each_line_is_there(espresso_pad):
+    block = espresso_pad.render("espresso", explain=True)
+    lines = block.splitlines()
+    order_line = lines.index(next(ln for ln in lines if "A-77215" in ln))
+    assert lines[order_line + 1].startswith("    ^ salience ")
+    assert "stated by the user" in lines[order_line + 1]
+    booking = lines.index(next(ln for ln in lines if "COL-66104" in ln))
+    assert "acted on (book_collection)" in lines[booking + 1]
+    assert "the assistant's words echo a tool" in lines[booking + 1]
+    counted = lines.index(next(ln for ln in lines if ln.startswith("NOT CARRIED")))
+    assert "counted" in lines[counted + 1]
+    # without explain, the block is the same lines minus the explanations
+    plain = [ln for ln in lines if not ln.startswith("    ^ ")]
+    assert "\n".join(plain) + "\n" == espresso_pad.render("espresso")
 
 
 def test_cap_above_size_changes_nothing(espresso_pad):

@@ -172,7 +172,7 @@ def test_a_plan_that_a_later_turn_reports_failing_becomes_a_failed_approach() ->
         "I'll add an index on `orders.customer_id` with a migration"]
     assert event.turn == 4 and event.evidence_text == (
         "The index made no difference, p95 is still 5.4s")
-    assert ('TRIED: index: "I\'ll add an index on `orders.customer_id` with a migration" '
+    assert ('TRIED: "I\'ll add an index on `orders.customer_id` with a migration" '
             '(assistant, turn 2; failed turn 4: "The index made no difference, p95 is still '
             '5.4s"') in block
     assert "fulfilled turn 6" not in block  # "still hasn't arrived" fulfils nothing

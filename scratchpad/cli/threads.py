@@ -142,20 +142,23 @@ def _duration(seconds: float) -> str:
 @click.command()
 @click.option("--thread", required=True, help="Thread id.")
 @click.option("--max-tokens", type=click.IntRange(min=1), default=None,
-              help="Token cap; lowest-priority lines are left out first.")
+              help="Token cap; the least salient lines are left out first.")
+@click.option("--explain", is_flag=True,
+              help="Follow each line with its salience and why it is there (for reading, "
+                   "not for the model).")
 @db_option
 @given_schemas_option
 @handle_errors
-def render(thread: str, max_tokens: int | None, db_path: str,
+def render(thread: str, max_tokens: int | None, explain: bool, db_path: str,
            given_schemas: tuple[str, ...]) -> None:
     """Print the carried-forward block of a thread.
 
     Example:
 
-        scratchpad render --thread espresso --max-tokens 300
+        scratchpad render --thread espresso --max-tokens 300 --explain
     """
     with read_pad(db_path, given_schemas) as pad:
-        click.echo(pad.render(thread, max_tokens=max_tokens), nl=False)
+        click.echo(pad.render(thread, max_tokens=max_tokens, explain=explain), nl=False)
 
 
 @click.command()
@@ -167,6 +170,9 @@ def render(thread: str, max_tokens: int | None, db_path: str,
               show_default=True, help="Compact once the messages pass this share of the window.")
 @click.option("--keep-recent", type=click.IntRange(min=0), default=6, show_default=True,
               help="Recent messages to keep verbatim (more if a tool call needs its result).")
+@click.option("--block-tokens", type=click.IntRange(min=1), default=None,
+              help="The carried-forward block's budget, in tokens (default: a quarter of "
+                   "the window); past it the least salient lines are left out.")
 @click.option("--summarizer", type=click.Choice(["deterministic", "instructor"]),
               default="deterministic", show_default=True,
               help="Who writes the summary below the block: rules, or a model via instructor.")
@@ -186,7 +192,8 @@ def render(thread: str, max_tokens: int | None, db_path: str,
 @given_schemas_option
 @handle_errors
 def compact(file: str, thread: str, window: int, trigger: float, keep_recent: int,
-            summarizer: str, llm_base_url: str | None, llm_model: str, summary_timeout: float,
+            block_tokens: int | None, summarizer: str, llm_base_url: str | None,
+            llm_model: str, summary_timeout: float,
             db_path: str, extractors: str | None, model: str | None,
             given_schemas: tuple[str, ...]) -> None:
     """Compact a conversation to fit a context window: system prompt, carried-forward
@@ -213,7 +220,7 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
     with open_pad(db_path, extractors, model, schemas=given_schemas) as pad:
         result = run_compact(messages, pad=pad, thread=thread, window=window,
                              trigger=trigger, keep_recent=keep_recent, summarizer=chosen,
-                             timeout=summary_timeout)
+                             timeout=summary_timeout, block_tokens=block_tokens)
     for message in result.messages:
         print_json(message)
     click.echo(json.dumps(result.log, ensure_ascii=False), err=True)
