@@ -296,7 +296,8 @@ def _settle(turn: TurnView, reply: _Reply, record: Record, level: str, *, last: 
                                       note="suggestion taken up")]
     if span is not None:
         return [Change.status(record, Status.ANSWERED, turn, *span, note="answered")]
-    if reply.deferral and deferrable and Status(record.status) == Status.OPEN:
+    if reply.deferral and deferrable and Status(record.status) == Status.OPEN \
+            and not turn.calls_tools:  # "Let me look at the file" + a call narrates work
         start, end = reply.deferral
         return [Change.status(record, Status.DEFERRED, turn, start, end, note="deferred",
                               deferral=turn.text[start:end], deferral_turn=turn.number)]
