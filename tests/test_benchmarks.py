@@ -17,6 +17,7 @@ SMOKE = [
     ("bench_patterns.py", ["--limit", "5", "--repeat", "1", "--pipeline-limit", "2"],
      "dev_turns"),
     ("bench_stress.py", ["--quick"], "writers"),
+    ("bench_long_session.py", ["--quick"], "planted_present_pct"),
 ]
 
 
