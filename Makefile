@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test lint bench train clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ingest.py --corpus tests/data/sgd_dev.jsonl
 	$(BIN)/python benchmarks/bench_patterns.py
+
+# Rebuild the sentence act model shipped in extractors/trained/acts_model (fixed seed,
+# pinned data: the labelled sets' train splits and SGD's dialogue acts).
+train: $(STAMP)
+	$(BIN)/python -m extractors.trained.train --out extractors/trained/acts_model \
+		--labelled tests/data/commitments_labelled.jsonl tests/data/commitments_blind.jsonl \
+		--questions tests/data/questions_labelled.jsonl --sgd tests/data/sgd_acts_weak.jsonl
 
 clean:
 	rm -rf $(VENV) scratchpad.db scratchpad.db-wal scratchpad.db-shm .pytest_cache .ruff_cache

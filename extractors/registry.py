@@ -26,6 +26,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from extractors.base import Extractor, Resolver
+from extractors.dialogue.act_clauses import ActClauses
 from extractors.dialogue.answers import AnswerLinker
 from extractors.dialogue.commitment_lifecycle import CommitmentLifecycle
 from extractors.dialogue.commitments import CommitmentRules
@@ -60,7 +61,7 @@ ResolverFactory = Callable[[], Resolver]
 #: Every shipped extractor, by role: values, dialogue acts, session facts.
 SHIPPED_EXTRACTORS: tuple[ExtractorFactory, ...] = (
     RegexAmounts, RegexIdentifiers, RegexDatetimes, ToolFields, SpacyEntities,
-    CommitmentRules, ConstraintRules, RuleQuestions,
+    CommitmentRules, ConstraintRules, ActClauses, RuleQuestions,
     Levels, Products, People, Edits, Attempts, Causes, Requests, FollowUps, Plans,
 )
 #: Every shipped lifecycle resolver (their order comes from their ``after``).

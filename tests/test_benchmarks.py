@@ -18,6 +18,7 @@ SMOKE = [
      "dev_turns"),
     ("bench_stress.py", ["--quick"], "writers"),
     ("bench_long_session.py", ["--quick"], "planted_present_pct"),
+    ("bench_acts.py", ["--limit", "5"], "turn_ms_mean"),
 ]
 
 

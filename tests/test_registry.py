@@ -17,7 +17,7 @@ SHIPPED_EXTRACTORS = {
     "entities.spacy.v1", "commitments.rules.v1", "constraints.rules.v1", "questions.rules.v1",
     "levels.regex.v1", "products.regex.v1", "people.regex.v1", "edits.regex.v1",
     "attempts.regex.v1", "causes.regex.v1", "requests.regex.v1", "followups.regex.v1",
-    "plans.regex.v1",
+    "plans.regex.v1", "acts.textcat.v1",
 }
 
 
@@ -92,5 +92,5 @@ def test_a_resolver_cycle_is_an_error_naming_them() -> None:
 
 
 def test_unknown_extractor_lists_the_valid_ones() -> None:
-    with pytest.raises(UnknownExtractorError, match="Available: amounts.regex.v1"):
+    with pytest.raises(UnknownExtractorError, match="Available: acts.textcat.v1, amounts.regex.v1"):
         Registry.shipped().create(["amount.regex.v1"])

@@ -1,0 +1,111 @@
+"""The act model's second opinion: commitments and constraints where the rules are silent.
+
+The trained sentence classifier (:mod:`extractors.trained.acts`) scores every sentence of
+a user or assistant turn. A sentence it is confident about becomes a candidate of its
+own -- an offer, a promise, a grant or a refusal of the agent; a promise or a constraint
+of the user -- with a score below every rule's, so that where a rule found a clause in
+the same place, the rule's span and subtype win (:mod:`extractors.merge`): the model adds
+recall where the rules have nothing, it never overrides them.
+
+Not candidates, whatever the score: questions (an offer asked as a question is a
+question), sentences in quotation marks or pasted block lines, and the narration of a
+message that calls tools ("I'm opening an incident now" + the call).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from extractors.base import Candidate, Needs, TurnView
+from extractors.dialogue.commitments import IF_CLAUSE, TRAILING_IF, hypothetical
+from extractors.records import Kind
+from extractors.text.guard import rx
+from extractors.text.sentences import sentences
+from extractors.trained.acts import ActScorer
+
+NAME = "acts.textcat.v1"
+#: Scores from which a sentence becomes a candidate, per label (chosen on the dev split
+#: of ``commitments_blind.jsonl``; see the README's figures).
+THRESHOLDS = {"OFFER": 0.5, "PROMISE": 0.5, "GRANT": 0.5, "DECLINE": 0.5, "CONSTRAINT": 0.85}
+#: A user's own promise needs more: "I'll have 0 bags" states a need, not an act.
+USER_PROMISE = 0.7
+#: The agent's acts and the commitment subtype each gives.
+AGENT_ACTS = {"OFFER": "offered", "PROMISE": "promised", "GRANT": "granted",
+              "DECLINE": "declined"}
+#: Below every rule's confidence: on the same span, a rule's candidate wins.
+SCORE = 0.5
+_NEGATION = rx(r"(?i)\b(?:don't|do\s+not|never|no|not|nothing|without|stop|avoid)\b",
+               linear=True)
+_PREFERENCE = rx(r"(?i)\b(?:please|rather|prefer(?:ably)?|ideally|if\s+possible)\b", linear=True)
+_QUOTED = rx(r"^[\"“'‘]|[\"”'’]$", linear=True)
+
+
+def _hypothetical_sentence(sentence: str) -> bool:
+    """A sentence under someone else's approval or a counterfactual ("If the manager
+    approves, I'll refund €5,000"): what the rules would not pin, the model must not."""
+    m = IF_CLAUSE.match(sentence) or TRAILING_IF.search(sentence)
+    return m is not None and hypothetical(m.group("cond"))
+
+
+class ActClauses:
+    """Commitment and constraint candidates from the sentence act model."""
+
+    name: ClassVar[str] = NAME
+    needs_doc: ClassVar[bool] = False
+
+    def __init__(self, scorer: ActScorer | None = None) -> None:
+        self._scorer = scorer if scorer is not None else ActScorer.shipped()
+
+    def needs(self, turn: TurnView) -> Needs:
+        """Nothing of the spaCy pass: the model reads the raw sentence."""
+        return Needs()
+
+    def extract(self, turn: TurnView, doc: object = None) -> list[Candidate]:
+        """Return a candidate per sentence the model is confident about."""
+        if self._scorer is None or turn.role not in ("user", "assistant") or turn.calls_tools:
+            return []
+        text = turn.text
+        spans = [(s, e) for s, e in sentences(text)
+                 if not text[s:e].rstrip().endswith("?") and not _QUOTED.search(text[s:e])
+                 and not text[s:e].lstrip().startswith(("===", ">"))
+                 and not _hypothetical_sentence(text[s:e])]
+        if not spans:
+            return []
+        out = []
+        for (start, end), scores in zip(spans, self._scorer.scores([text[s:e] for s, e in spans]),
+                                        strict=True):
+            found = self._candidate(turn, start, end, scores)
+            if found is not None:
+                out.append(found)
+        return out
+
+    def _candidate(self, turn: TurnView, start: int, end: int,
+                   scores: dict[str, float]) -> Candidate | None:
+        sentence = turn.text[start:end]
+        if turn.role == "assistant":
+            label = max(AGENT_ACTS, key=lambda k: (scores[k], k))
+            if scores[label] < THRESHOLDS[label]:
+                return None
+            return Candidate(kind=Kind.COMMITMENT, subtype=AGENT_ACTS[label], start=start,
+                             end=end, text=sentence, score=SCORE, extractor=NAME,
+                             why=f"act model: {label} {scores[label]:.2f}",
+                             attrs={"actor": "assistant", "rule": "act_model",
+                                    "polarity": "negative" if label == "DECLINE"
+                                    else "positive"})
+        if scores["CONSTRAINT"] >= THRESHOLDS["CONSTRAINT"] \
+                and scores["CONSTRAINT"] >= scores["PROMISE"]:
+            negative = _NEGATION.search(sentence) is not None
+            subtype = "preference" if _PREFERENCE.search(sentence) else \
+                "prohibition" if negative else "requirement"
+            return Candidate(kind=Kind.CONSTRAINT, subtype=subtype,
+                             start=start, end=end, text=sentence, score=SCORE, extractor=NAME,
+                             why=f"act model: CONSTRAINT {scores['CONSTRAINT']:.2f}",
+                             attrs={"rule": "act_model",
+                                    "polarity": "negative" if negative else "positive"})
+        if scores["PROMISE"] >= USER_PROMISE:
+            return Candidate(kind=Kind.COMMITMENT, subtype="promised", start=start, end=end,
+                             text=sentence, score=SCORE, extractor=NAME,
+                             why=f"act model: PROMISE {scores['PROMISE']:.2f}",
+                             attrs={"actor": "user", "rule": "act_model",
+                                    "polarity": "positive"})
+        return None

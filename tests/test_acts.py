@@ -1,0 +1,96 @@
+"""The sentence act model: it ships with the package, loads without a download, is rebuilt
+identically from the same data and seed, and only adds where the rules are silent."""
+
+from __future__ import annotations
+
+import filecmp
+from pathlib import Path
+
+import pytest
+
+from extractors.base import Candidate, TurnView
+from extractors.dialogue.act_clauses import SCORE, ActClauses
+from extractors.merge import merge
+from extractors.records import Kind
+from extractors.trained import acts
+from extractors.trained.acts import ActScorer, normalize
+from extractors.trained.train import train
+
+
+def test_the_model_reads_shapes_not_figures() -> None:
+    assert normalize("Refund of €1,240 by 3 May") == "refund of €9,999 by 9 may"
+
+
+def test_the_shipped_model_loads_from_the_package() -> None:
+    scorer = ActScorer.shipped()
+    assert scorer is not None
+    ask, grant = scorer.scores(["Can I have your account number?",
+                                "I've waived the late fee for this month."])
+    assert ask["ASK"] > 0.5 > ask["GRANT"]
+    assert grant["GRANT"] > 0.5 > grant["ASK"]
+
+
+def test_without_a_model_the_rules_run_alone(tmp_path: Path) -> None:
+    assert acts.load.__wrapped__(tmp_path) is None
+
+
+@pytest.mark.slow
+def test_training_is_reproducible(tmp_path: Path) -> None:
+    examples = [("i'll send the label today.", {"PROMISE": 1.0, "ASK": 0.0}),
+                ("can you send me the order number?", {"PROMISE": 0.0, "ASK": 1.0}),
+                ("you will get the refund in 9 days.", {"PROMISE": 1.0}),
+                ("what is your postcode?", {"ASK": 1.0})] * 5
+    train(examples, tmp_path / "a", epochs=2, length=2 ** 10)
+    train(examples, tmp_path / "b", epochs=2, length=2 ** 10)
+    model = Path("textcat_multilabel") / "model"
+    assert filecmp.cmp(tmp_path / "a" / model, tmp_path / "b" / model, shallow=False)
+
+
+class Fixed:
+    """A scorer that gives every sentence the same scores."""
+
+    def __init__(self, **scores: float) -> None:
+        self.given = {label: scores.get(label, 0.0) for label in acts.LABELS}
+
+    def scores(self, sentences: list[str]) -> list[dict[str, float]]:
+        return [dict(self.given) for _ in sentences]
+
+
+def view(text: str, role: str = "assistant", calls_tools: bool = False) -> TurnView:
+    return TurnView(thread="t", number=2, role=role, text=text, calls_tools=calls_tools)
+
+
+def test_confident_sentences_become_candidates_below_the_rules() -> None:
+    clauses = ActClauses(scorer=Fixed(PROMISE=0.9))  # type: ignore[arg-type]
+    found = clauses.extract(view("Dana from billing will call you tomorrow. Anything else?"))
+    assert [(c.kind, c.subtype, c.text) for c in found] == [
+        (Kind.COMMITMENT, "promised", "Dana from billing will call you tomorrow.")]
+    rule = Candidate(kind=Kind.COMMITMENT, subtype="offered", start=0, end=9, text="Dana from",
+                     score=0.7, extractor="commitments.rules.v1")
+    (kept,) = merge([*found, rule])  # on the same span the rule wins
+    assert (kept.subtype, kept.text, kept.extractor) == ("offered", "Dana from", rule.extractor)
+    assert found[0].score == SCORE < rule.score
+
+
+def test_no_candidates_from_questions_quotes_narration_or_tool_output() -> None:
+    clauses = ActClauses(scorer=Fixed(OFFER=0.95, CONSTRAINT=0.95))  # type: ignore[arg-type]
+    assert clauses.extract(view("Shall I book it for you?")) == []
+    assert clauses.extract(view('"I will refund €5,000."')) == []
+    assert clauses.extract(view("I'm opening an incident now.", calls_tools=True)) == []
+    assert clauses.extract(view("I can refund it.", role="tool")) == []
+    user = clauses.extract(view("Not by phone, please.", role="user"))
+    assert [(c.kind, c.subtype) for c in user] == [(Kind.CONSTRAINT, "preference")]
+    rule = clauses.extract(view("Don't restart it during business hours.", role="user"))
+    assert [(c.kind, c.subtype) for c in rule] == [(Kind.CONSTRAINT, "prohibition")]
+
+
+def test_the_model_ships_in_the_wheel() -> None:
+    """The model is package data: a wheel without it would run the rules alone."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = data["tool"]["setuptools"]["package-data"]["extractors"]
+    assert "trained/acts_model/**/*" in patterns
+    assert (acts.MODEL_DIR / "config.cfg").is_file()
+    assert acts.MODEL_DIR.is_relative_to(root / "extractors")
