@@ -35,8 +35,13 @@ KINDS = {"commitment": "commitments", "constraint": "constraints"}
 #: end status 0.628; "€1,190, not €1,290" supersedes the €1,290 commitment: 0.638. No
 #: longer blind after that. The floors sit just under what the rules
 #: measure now; raise them as the rules improve.
+#: Then the label guide's shapes (third-party promises, expectations with a time, the
+#: user's own "I'll ...", announced states, listed options; offers asked as questions are
+#: questions): recall 1.000, precision 0.800 -- this set predates the guide and leaves
+#: those out, so most new "unmatched" records are commitments the guide counts
+#: ("DPD will collect the laptop tomorrow", "PR #342 is up").
 FLOORS = {
-    ("commitment", "precision"): 0.85, ("commitment", "recall"): 0.94,
+    ("commitment", "precision"): 0.78, ("commitment", "recall"): 0.94,
     ("commitment", "status"): 0.63,
     ("constraint", "precision"): 0.90, ("constraint", "recall"): 0.97,
     ("constraint", "status"): 0.29,

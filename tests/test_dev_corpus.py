@@ -25,7 +25,9 @@ FLOORS = {
 }
 CEILINGS = {
     "unmatched_values_per_turn": 0.03,
-    "records_per_turn": 0.80,
+    # 0.756 until the blind commitment work; then the task dialogues' announced grants
+    # ("Your car is booked", "Your appointment has been made") are pinned too: ~0.82
+    "records_per_turn": 0.84,
 }
 
 

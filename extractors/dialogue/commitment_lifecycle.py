@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Change, TurnView
+from extractors.dialogue.commitment_shapes import CORRECTING as OWNS_UP
+from extractors.dialogue.commitment_shapes import VALUE_NOT
 from extractors.dialogue.commitments import (
     CONDITION_CUE,
     RESOLVER,
@@ -18,6 +20,7 @@ from extractors.dialogue.commitments import (
     carried_lines,
     undo_head,
 )
+from extractors.dialogue.options import first_clause, listed_pick, others_superseded
 from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.records import CommitmentSubtype, Kind, Record, Status
 from extractors.text import guard
@@ -65,12 +68,18 @@ RECEIVED = rx(
     r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
     r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
     regex.IGNORECASE)
+#: A user reporting their own act done: "Sent.", "Done", "I've uploaded them".
+USER_DONE = rx(r"^\W*(?:done|sent|uploaded|submitted|posted|emailed|attached|signed)\b|"
+               r"\bI\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?(?:sent|uploaded|submitted|"
+               r"posted|emailed|attached|signed|called|booked|paid|done|checked|asked|"
+               r"forwarded|filled)\b|\bjust\s+(?:sent|uploaded|submitted|emailed)\b",
+               regex.IGNORECASE, linear=True)
+#: Verbs too common to tie a report to one promise ("I've sent ..." after "I'll send").
+GENERIC_ACTS = frozenset({"send", "make", "check", "look", "take", "give", "keep"})
 _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.PROMISED}
 _UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
              CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
-
-
 def _about_same(a: Record, b: Record) -> bool:
     if a.label and b.label:
         return bool(word_stems(a.label) & word_stems(b.label))
@@ -145,14 +154,13 @@ def _replaced_value(text: str) -> dict | None:
     return money_value(m.group("old")) if m else None
 
 
-def _first_clause(text: str) -> tuple[int, int]:
-    m = guard.search(r"[^,;.!?\n]+", text)
-    if not m:
-        return 0, 0
-    a, b = m.span()
-    while a < b and text[a].isspace():
-        a += 1
-    return a, b
+def _replaced_words(text: str) -> str | None:
+    """The figure a correction replaces, as written: "30 June" in "28 May, not 30 June"."""
+    m = _NOT_VALUE.search(text)
+    if m is None:
+        return None
+    words = m.group("old").strip(" .,;:!?")
+    return words.removeprefix("the ").lstrip("~") or None
 
 
 class CommitmentLifecycle:
@@ -196,6 +204,12 @@ class CommitmentLifecycle:
             return []
         last = max(r.turn for r in offers)
         offers = [r for r in offers if r.turn == last]
+        listed = sorted((r for r in offers if isinstance(r.attrs.get("option"), int)),
+                        key=lambda r: r.attrs["option"])
+        if len(listed) >= 2:
+            chosen_options = listed_pick(turn, listed)
+            if chosen_options:
+                return chosen_options
         picked = _picked(turn.text, offers)
         if picked is not None:  # "The refund, please." / "store credit is fine"
             offer, (a, b) = picked
@@ -203,8 +217,9 @@ class CommitmentLifecycle:
             return [Change(record_id=offer.id, field="subtype", new=CommitmentSubtype.AGREED,
                            evidence_start=a,
                            evidence_end=b, note="accepted",
-                           attrs={"accepted_turn": turn.number, "accepted_text": quote})]
-        a, b = _first_clause(turn.text)
+                           attrs={"accepted_turn": turn.number, "accepted_text": quote}),
+                    *others_superseded(turn, listed or offers, [offer], (a, b))]
+        a, b = first_clause(turn.text)
         first = turn.text[a:b]
         named = money_value(first)
         words = word_stems(first)
@@ -294,6 +309,15 @@ class CommitmentLifecycle:
                     out.append(Change.status(r, Status.SUPERSEDED, turn, n.start, n.end,
                                              note="corrected" if correcting else "replaced",
                                              superseded_by=n.id))
+        if OWNS_UP.search(turn.text):
+            # "sorry, the duplicate was $94.80, not $79": what said $79 no longer stands
+            for m in VALUE_NOT.finditer(turn.text):
+                old = _replaced_words(m.group())
+                done = {c.record_id for c in out}
+                for r in older:
+                    if old and r.role == "assistant" and old in r.text and r.id not in done:
+                        out.append(Change.status(r, Status.SUPERSEDED, turn, m.start(),
+                                                 m.end(), note="corrected"))
         if correcting and not out:  # "sorry, the correct amount is €135": no new clause
             m = money_value(turn.text[correcting.start():])
             if m:
@@ -306,11 +330,17 @@ class CommitmentLifecycle:
         return out
 
     def _fulfilment(self, turn: TurnView, older: list[Record]) -> list[Change]:
+        if turn.role == "user":
+            mine = [r for r in older if r.subtype == CommitmentSubtype.PROMISED
+                    and r.role == "user"]
+            own = self._user_done(turn, mine)
+        else:
+            own = []
         pending = [r for r in older if r.subtype in _PENDING and r.role == "assistant"
                    and (r.subtype != CommitmentSubtype.OFFERED or r.attrs.get("accepted_turn"))]
         if not pending:
-            return []
-        out = []
+            return own
+        out = list(own)
         if turn.role == "tool":
             return self._done_by_tool(turn, pending)
         for clause in clauses(turn.text):
@@ -327,11 +357,34 @@ class CommitmentLifecycle:
             for r in pending:
                 if r.id in {c.record_id for c in out}:
                     continue
-                if (word_stems(r.label) and word_stems(r.label) <= words) or (
+                verb = str(r.attrs.get("verb") or "")
+                # "I'll email it over" ... "I've emailed it": the promised act, done
+                same_act = (turn.role == "assistant" and len(verb) >= 4
+                            and verb not in GENERIC_ACTS and verb in words)
+                if (word_stems(r.label) and word_stems(r.label) <= words) or same_act or (
                         received and terms(r.text) & said):
                     out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
                                              clause.end, note="received" if received else "done"))
         return out
+
+    @staticmethod
+    def _user_done(turn: TurnView, mine: list[Record]) -> list[Change]:
+        """The user's own promise kept: "Sent.", "Done, uploaded them", "I've emailed the
+        form" -- the promised verb again, or a bare report of it done, fulfils the latest
+        promise of the user's that it fits."""
+        if not mine:
+            return []
+        for clause in clauses(turn.text):
+            ctext = turn.text[clause.start:clause.end]
+            if clause.question or not USER_DONE.search(ctext):
+                continue
+            words = word_stems(ctext)
+            fits = [r for r in mine if str(r.attrs.get("verb") or "") in words]
+            bare = len(ctext.split()) <= 3
+            chosen = fits[-1:] or (mine[-1:] if bare else [])
+            return [Change.status(r, Status.FULFILLED, turn, clause.start, clause.end,
+                                  note="done by the user") for r in chosen]
+        return []
 
     def _done_by_tool(self, turn: TurnView, pending: list[Record]) -> list[Change]:
         """A successful action tool fulfils what its name or arguments name: ``cancel_hold``

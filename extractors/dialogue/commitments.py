@@ -51,6 +51,14 @@ from typing import TYPE_CHECKING, ClassVar, NamedTuple
 import regex
 
 from extractors.base import Candidate, Needs, TurnView
+from extractors.dialogue.commitment_shapes import (
+    DONE_STATE,
+    EXPECTED_TIME,
+    IMPOSSIBLE,
+    MEASURE,
+    THIRD_PARTY,
+)
+from extractors.dialogue.options import option_items
 from extractors.records import CommitmentSubtype, Kind
 from extractors.text.clause_features import ENTITLEMENT, OFFER_FRAME, Features, read
 from extractors.text.clauses import Clause, cue_sentences
@@ -129,6 +137,15 @@ HYPOTHETICAL = rx(
 #: A quoted passage: someone else's words (or a policy's), never the speaker's commitment.
 QUOTED = rx(r"\"[^\"\n]{3,500}\"|“[^”\n]{3,500}”|‘[^’\n]{3,500}’|"
             r"(?<![\w'’])'(?=\S)(?:[^'\n]|(?<=\w)'(?=\w)){3,500}'(?![\w'’])", linear=True)
+NOT_YET = rx(r"\b(?:nothing|not\s+yet|no\s+longer|never)\b", regex.IGNORECASE, linear=True)
+#: The interrogative offer frames ("would you like me to", "shall I", "want me to").
+ASKED_OFFER = rx(r"(?:would|do)\s+you\s+(?:like|want)|want\s+me|(?:shall|should|can|could|may)"
+                 r"\s+(?:I|we)\b|how\s+about", regex.IGNORECASE, linear=True)
+#: What a user's "I'll ..." does not commit to ("I'll be in", "I'll take it", "I'll wait").
+USER_NOT_COMMITTING = frozenset(stem(w) for w in """
+be have take need want like let guess wait see go keep stay look try hope think mind
+leave arrive travel fly come visit depart drive
+""".split())
 _S_NON = frozenset(stem(w) for w in NON_COMMITTING)
 _S_CONC = frozenset(stem(w) for w in CONCESSION)
 _S_ENT = frozenset(stem(w) for w in ENTITLEMENT)
@@ -137,7 +154,10 @@ UNDO_STEMS = frozenset(stem(w) for w in UNDO)
 _S_CHARGE = frozenset(stem(w) for w in CHARGE)
 _S_RECEIPT = frozenset(stem(w) for w in RECEIPT)
 #: Stems that, besides a person, let a rule fire (see :meth:`CommitmentRules.needs`).
-CUE_STEMS = _S_ENT | _S_CLAIM
+CUE_STEMS = _S_ENT | _S_CLAIM | frozenset(stem(w) for w in """
+will should they he she team possible impossible non-refundable done committed pushed
+merged deployed published reverted tagged released issued processed live
+""".split())
 
 
 # -- rules (data) ----------------------------------------------------------------------
@@ -164,9 +184,11 @@ RULES: tuple[Rule, ...] = (
     # "I agree to the €60 partial refund", "Agreed on the aliases: ..."
     Rule("first_person_agree_to", CommitmentSubtype.AGREED, 0.8,
          lambda f, t, c: not c.question and not f.negated and bool(AGREE_TO.match(t))),
+    # "I'd be happy to swap it"; an offer asked as a question ("Shall I book it?",
+    # "Would you like me to hold it?") is a question, not a commitment
     Rule("offer_frame", CommitmentSubtype.OFFERED, 0.8,
          lambda f, t, c: bool(OFFER_FRAME.match(t)) and _acts(f)
-         and not f.negated),
+         and not f.negated and not c.question and not ASKED_OFFER.match(t)),
     Rule("revoke_cue", CommitmentSubtype.REVOKED, 0.85,
          lambda f, t, c: _first(f) and f.negated and _acts(f)
          and bool(REVOKE_CUE.search(t))),
@@ -200,9 +222,29 @@ RULES: tuple[Rule, ...] = (
          lambda f, t, c: f.person == 3 and f.subject in _S_ENT and not f.negated
          and not c.question and (f.modal == "will" or (not f.modal and not f.past
          and not f.perfect and f.passive and bool(CONDITION_CUE.search(t))))),
+    Rule("impossible", CommitmentSubtype.DECLINED, 0.6,
+         lambda f, t, c: not c.question and bool(IMPOSSIBLE.search(t))),
+    # "UK numbers can't be moved to a Portuguese network"
+    Rule("cannot_be_done", CommitmentSubtype.DECLINED, 0.6,
+         lambda f, t, c: f.person == 3 and f.negated and f.modal == "can" and f.passive
+         and not c.question and not f.past),
+    # "you could move it to a pay-as-you-go SIM": an option put to the other party
+    Rule("you_could", CommitmentSubtype.OFFERED, 0.55,
+         lambda f, t, c: f.person == 2 and f.modal == "could" and not f.negated
+         and not c.question and _acts(f)),
+    Rule("third_party_will", CommitmentSubtype.PROMISED, 0.65,
+         lambda f, t, c: f.person == 3 and not f.negated and not c.question
+         and f.verb not in _S_NON and bool(THIRD_PARTY.match(t))),
+    Rule("expected_with_time", CommitmentSubtype.PROMISED, 0.55,
+         lambda f, t, c: f.person in {2, 3} and f.modal in {"will", "should"}
+         and not f.negated and not c.question and not f.past
+         and bool(EXPECTED_TIME.search(t)) and not MEASURE.search(t)),
+    Rule("done_state", CommitmentSubtype.GRANTED, 0.55,
+         lambda f, t, c: not c.question and not f.negated and bool(DONE_STATE.match(t))
+         and not NOT_YET.search(t)),
     Rule("first_person_can", CommitmentSubtype.OFFERED, 0.7,
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
-         and _acts(f)),
+         and _acts(f) and not c.question),
 )
 #: What a user commits to deliver ("I'll send the photo tonight"): verbs of handing over.
 USER_DELIVERY = frozenset(stem(w) for w in """
@@ -218,6 +260,11 @@ USER_RULES: tuple[Rule, ...] = (
     Rule("user_will_deliver", CommitmentSubtype.PROMISED, 0.65,
          lambda f, t, c: _first(f) and f.modal == "will" and f.verb in USER_DELIVERY
          and not f.negated and not c.question),
+    # "I'll ask Priya to review it", "I'll decide before the 28th": the user binds
+    # themselves to an act (not "I'll take it", "I'll wait")
+    Rule("user_will", CommitmentSubtype.PROMISED, 0.6,
+         lambda f, t, c: _first(f) and f.modal == "will" and bool(f.verb)
+         and f.verb not in USER_NOT_COMMITTING and not f.negated and not c.question),
 )
 
 
@@ -244,7 +291,7 @@ def undo_head(f: Features, question: bool = False) -> str | None:
     return None if head in _S_CHARGE else head
 
 
-def _hypothetical(condition: str) -> bool:
+def hypothetical(condition: str) -> bool:
     """A condition that is not the other party's to meet: someone's approval, or a
     counterfactual. "If you send the receipt" is the user's to meet: a conditional promise."""
     first = condition.split(maxsplit=1)[:1]
@@ -285,7 +332,7 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
         trailing = TRAILING_IF.search(ctext, 1)
         if trailing:
             if_said = trailing.group("cond")
-        if if_said is not None and _hypothetical(if_said):
+        if if_said is not None and hypothetical(if_said):
             prev = (clause, f, None, False)
             continue  # "If the manager approves, I'll refund €5,000": not a commitment
         rule = next((r for r in rules if r.test(f, ctext, clause)), None)
@@ -300,6 +347,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
         prev = (clause, f, subtype, _concedes(f, ctext))
         if rule is None or subtype is None:
             continue
+        if turn.calls_tools and subtype == CommitmentSubtype.GRANTED:
+            continue  # "I'm releasing the hold" + the call: narration of the call itself
         polarity = "negative" if f.negated else "positive"
         attrs: dict[str, object] = {"actor": turn.role, "polarity": polarity, "verb": f.verb,
                                     "rule": why.split("'")[1]}
@@ -307,12 +356,18 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
             attrs["undo"] = True
         if if_said is not None:
             attrs["condition"] = if_said  # "if you send the receipt, I'll refund it"
+        who = THIRD_PARTY.match(ctext) if rule.name == "third_party_will" else None
+        if who is not None:
+            attrs["actor"] = who.group("who")  # "Dana from billing", "the claims team"
         out.append(Candidate.of(
             text, clause.start, clause.end, kind=Kind.COMMITMENT, subtype=subtype,
             score=rule.score, extractor=NAME, why=why, label=f.label,
             value=money_value(ctext), attrs=attrs,
         ))
-    return sorted(out, key=lambda c: (c.start, c.end))
+    options = option_items(turn, NAME)
+    if options:  # an option's own clauses are that option, not commitments of their own
+        out = [c for c in out if not any(o.start <= c.start < o.end for o in options)]
+    return sorted([*out, *options], key=lambda c: (c.start, c.end))
 
 
 class CommitmentRules:

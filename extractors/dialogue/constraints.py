@@ -15,18 +15,19 @@ the user drops it ("never mind the French"). Clauses come from
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
 from extractors.base import Candidate, Change, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
+from extractors.dialogue.constraint_patterns import PATTERNS
 from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.records import CommitmentSubtype, ConstraintSubtype, Kind, Record, Status
 from extractors.text import guard
 from extractors.text.clause_features import WORD, Features, features, label_tokens
 from extractors.text.clauses import INTRO, clauses, cue_sentences
-from extractors.text.guard import Guarded, rx
+from extractors.text.guard import rx
 from extractors.text.lexicon import (
     COORDINATORS,
     FIRST_PERSON,
@@ -56,61 +57,6 @@ _STATE_VERBS = frozenset(stem(w) for w in "be have know need".split())
 #: The first person, which the feature-reading rules (i_refuse, i_wont, i_need) want.
 NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need way rush "
                         "hurry i i'm it that this you we they there one".split())
-
-
-class Pattern(NamedTuple):
-    """A named, scored regex that marks a clause as a constraint of one subtype."""
-
-    name: str
-    subtype: str
-    score: float
-    pattern: Guarded
-
-
-PATTERNS: tuple[Pattern, ...] = (
-    Pattern("x_not_y", ConstraintSubtype.REQUIREMENT, 0.8, rx(
-        r"(?P<x>\w[^,;]{0,60}?)(?:,\s+not(?!\s+(?:just|only|merely)\b)|\s+rather\s+than|"
-        r"\s+instead\s+of)\s+(?P<y>(?:a|an|the)?\s*"
-        r"\w[\w -]{0,40})$", _I)),
-    Pattern("dont_imperative", ConstraintSubtype.PROHIBITION, 0.85, rx(
-        r"^(?:(?:so|and|but|then|also|just)\s+)?(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|"
-        r"stop)\s+"
-        r"(?!(?:worry|hesitate|mind|bother)\b)(?P<verb>\w+)"
-        r"(?P<rest>.*)$", _I)),
-    Pattern("no_x", ConstraintSubtype.PROHIBITION, 0.75, rx(
-        r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+[`'\"]?(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
-    Pattern("manner_imperative", ConstraintSubtype.REQUIREMENT, 0.75, rx(
-        r"^(?i:please\s+)?(?i:(?:always|only)\s+)?(?i:reply|respond|answer|write|talk|speak|use|"
-        r"keep|stick|send|email|call|contact|deliver|ship)\b(?P<rest>.*?\b(?:in\s+(?P<lang>"
-        r"[A-Z]\w+)|(?i:only|always|without|at\s+most|no\s+more\s+than|before|after|by|"
-        r"unchanged|intact|as\s+(?:it|they)\s+(?:is|are)|the\s+same|backwards?[-\s]compatible))"
-        r"\b.*)$")),
-    Pattern("must_be", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"^(?P<x>(?:it|this|that|(?:the|my|our)\s+[`'\w-]+(?:\s+[`'\w-]+)?|[A-Za-z]\w+))\s+"
-        r"(?:must|has\s+to|"
-        r"have\s+to|needs\s+to|should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
-    Pattern("i_must_be", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
-        r"have)\b(?P<rest>.+)$", _I)),
-    Pattern("make_sure", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"(?:^|\b(?:so|and|but)\s+)(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
-        r"(?P<rest>.+)$", _I)),
-    Pattern("keep_state", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"(?:^|\b(?:but|and|just|also)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
-        r"the\s+loop))(?P<rest>(?:it|this|that|them|everything|"
-        r"[\w'’`-]+(?:\s+[\w'’`-]+)?)(?:\s+[\w.()/`'’-]+){1,4}?)"
-        r"(?:\s*[,;]|$)",
-        _I)),
-    Pattern("leave_alone", ConstraintSubtype.PROHIBITION, 0.8, rx(
-        r"^leave\s+(?P<rest>.{1,60}?)\s+(?:alone|untouched|intact|unchanged|as\s+(?:it\s+)?is)\b",
-        _I)),
-    Pattern("cap", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"\b(?:max(?:imum)?|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s+"
-        r"(?P<rest>(?:[$€£]|(?:USD|EUR|GBP|CHF)\s?)?\d[\d,.]*.*)$", _I)),
-    Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(
-        r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
-        r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
-)
 
 
 _VAGUE = frozenset(stem(w) for w in "help information info assistance thing something "
@@ -252,6 +198,11 @@ class ConstraintRules:
 
 # -- lifecycle -------------------------------------------------------------------------
 
+#: What makes a constraint a standing rule rather than one to meet once: contact
+#: channels, "only", "never", "again", "until", "from now on".
+STANDING = rx(r"\b(?:only|never|again|anywhere|ever|always|until|till|any\s?more|"
+              r"from\s+now\s+on|going\s+forward|e-?mails?|phone|calls?|ring|texts?|sms|"
+              r"whatsapp|teams|post|letters?|contact)\b", _I, linear=True)
 WITHDRAW = rx(
     r"\b(?:never\s*mind|forget\s+(?:about\s+)?|scratch\s+that|ignore\s+what\s+I\s+said|"
     r"no\s+longer\s+(?:need|matters?)|doesn['’]?t\s+matter\s+any\s?more|"
@@ -306,13 +257,16 @@ class ConstraintLifecycle:
         """Return the lifecycle changes ``turn`` causes to live constraints."""
         new_ids = {r.id for r in new}
         older = [r for r in live if r.id not in new_ids and r.turn < turn.number]
-        if turn.role == "assistant":
-            met = self._satisfied(turn, [r for r in new if r.kind == Kind.COMMITMENT], older)
-            done = {c.record_id for c in met}
-            return met + self._kept(turn, [r for r in older if r.id not in done])
         if turn.role == "user":
             return self._withdrawn(turn, doc, older)
-        return self._done_by_tool(turn, older)
+        # a standing rule ("email only", "don't charge that card again until ...") is kept
+        # turn after turn, never done: it stays active
+        once = [r for r in older if not STANDING.search(r.text)]
+        if turn.role == "assistant":
+            met = self._satisfied(turn, [r for r in new if r.kind == Kind.COMMITMENT], once)
+            done = {c.record_id for c in met}
+            return met + self._kept(turn, [r for r in once if r.id not in done])
+        return self._done_by_tool(turn, once)
 
     def _done_by_tool(self, turn: TurnView, older: list[Record]) -> list[Change]:
         """A successful action tool whose arguments carry what a requirement or a

@@ -37,7 +37,10 @@ BOUNDARY = rx(
     r"(?:\G|(?<!\s))(?:\s*;\s*|\s+[—–-]{1,2}\s+|\s*[—–]\s*)|:\s+|"
     r",?(?:\G|(?<!\s))\s+(?P<cc>and|but|so|plus|or)\s+"
     r"(?=(?:also\s+)?(?:I|we|you|they|he|she|it)\b)|"
-    r",\s+(?=(?:I|we)(?:['’]\w+)?\s)|,?(?:\G|(?<!\s))\s+and\s+(?=\w+ing\s)",
+    r",\s+(?=(?:I|we)(?:['’]\w+)?\s)|,?(?:\G|(?<!\s))\s+and\s+(?=\w+ing\s)|"
+    # ", so the backfill will take ...": after a comma, a coordinator before a noun phrase
+    r",\s+(?:and|but|so)\s+(?=(?:the|a|an|our|your|their|his|her|its|this|that|these|those|"
+    r"each|every|all|some|any|no)\s|[A-Z][\w-]*\s)",
     regex.IGNORECASE, linear=True,
 )
 _COORD = rx(r",|\b(?:and|but|so|plus|or)\b", regex.IGNORECASE)

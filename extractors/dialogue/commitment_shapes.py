@@ -1,0 +1,64 @@
+"""Shapes of commitments that name no "I": a third party's promise, an expectation with
+a time, a refusal stated as an impossibility, a state announced as done, and a figure
+corrected. Data for the rules of :mod:`extractors.dialogue.commitments` and the
+corrections of :mod:`extractors.dialogue.commitment_lifecycle`."""
+
+from __future__ import annotations
+
+import regex
+
+from extractors.text.guard import rx
+
+#: Someone the agent speaks for, as the subject of a clause: a named person or team, a
+#: role, "they" ("Dana from billing will call you", "the claims team will review it",
+#: "Their engineer will come out").
+THIRD_PARTY = rx(
+    r"^(?:(?:and|but|so|then|also|plus)\s+)?(?P<who>"
+    r"(?:(?:our|the|their|your|his|her|a|an)\s+)?(?:[\w&-]+\s+){0,3}"
+    r"(?:team|department|desk|manager|supervisor|engineer|technician|specialist|adjuster|"
+    r"courier|colleague|agent|partner|lead|officer|assessor|inspector|admin|staff)s?"
+    r"|they|he|she"
+    r"|(?!(?:It|This|That|There|These|Those|What|Which|Everything|Nothing|Something|"
+    r"Anything|Here|Your|Yours|My|Our|The|Each|Every|All|Some|Any)\b)"
+    r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}(?:\s+(?:from|in|at|on)\s+(?:the\s+|our\s+)?"
+    r"[\w-]+(?:\s+[\w-]+){0,2})?"
+    r")(?:['’]ll|\s+will|\s+should|\s+is\s+going\s+to)\b(?!\s+(?:be\s+)?(?:able|happy)\b)",
+    linear=True)
+#: A time the act is expected by or within: what turns an expectation into a promise
+#: ("you should see it within 5 days", "the backfill should take about 2 minutes").
+EXPECTED_TIME = rx(
+    r"\b(?:within|by|before|in\s+(?:about\s+|around\s+)?(?:\d|a\s+few|an?\s+(?:minute|hour|day|"
+    r"week))|tomorrow|tonight|today|this\s+(?:morning|afternoon|evening|week)|next\s+\w+|"
+    r"(?:about|around|roughly|approximately)\s+\d|same\s+day|straight\s+away|right\s+away|"
+    r"\d+\s*(?:minutes?|mins?|hours?|days?|weeks?|working|business))\b",
+    regex.IGNORECASE, linear=True)
+#: A refusal or an impossibility stated without "I" ("that isn't possible", "there is no
+#: such fare", "the fare is non-refundable").
+IMPOSSIBLE = rx(
+    r"\b(?:(?:is|are|was)\s*n['’]?o?t\s+(?:possible|allowed|permitted|something\s+(?:we|I)\s+can)|"
+    r"not\s+possible|impossible|there\s+(?:is|are)\s+no\s+(?:such|way)|non-refundable|"
+    r"(?:is|are)\s+not\s+(?:refundable|transferable|eligible))\b",
+    regex.IGNORECASE, linear=True)
+#: Something done, announced without "I": "PR #412 is up", "the correction is done",
+#: "Committed as 3e1a9f4 on fix/x".
+DONE_STATE = rx(
+    r"^(?:(?:and|so|ok(?:ay)?|great|good\s+news|done|all\s+set)\s*[,:—–-]?\s+)?(?:"
+    r"(?:the\s+|your\s+)?[\w#.-]+(?:\s+[\w#.-]+){0,3}\s+(?:is|are|has\s+been|have\s+been)\s+"
+    r"(?:now\s+)?(?:done|up|live|merged|in\s+place|sorted|fixed|applied|approved|issued|"
+    r"processed|reset|restored|unlocked|reactivated|held|booked|reserved|"
+    r"confirmed|arranged|activated|cancell?ed|sent|set\s+up|switched|changed|extended|"
+    r"moved|credited|refunded|waived)\b"
+    r"|(?:committed|pushed|merged|deployed|published|reverted|tagged|released)\s+(?:as|to|on|in)\b)",
+    regex.IGNORECASE, linear=True)
+#: "<a figure>, not <another>": the second is a number, an amount or a date.
+VALUE_NOT = rx(r"(?:[€$£]\s?\d|\d)[^,;]{0,30},?\s+not\s+(?:the\s+)?(?:[€$£~]\s?\d|\d|"
+               r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)", regex.IGNORECASE, linear=True)
+#: A turn that owns up to a wrong figure.
+CORRECTING = rx(r"\b(?:sorry|apolog\w+|correction|correct(?:ed|ing)?|mistake|my\s+bad|"
+                r"i\s+was\s+wrong|wrongly|typo|misread|mixed\s+up|should\s+have\s+said|"
+                r"actually)\b", regex.IGNORECASE, linear=True)
+#: An estimate of a size, not an act: "the trip will be around 23 minutes", "it will be
+#: $40" -- a time cue alone does not make it a promise.
+MEASURE = rx(r"\b(?:will|should|['’]ll)\s+be\s+(?:just\s+)?(?:around|about|roughly|"
+             r"approximately|under|over|less|more|\d|[$€£])", regex.IGNORECASE, linear=True)
+

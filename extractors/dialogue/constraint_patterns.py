@@ -1,0 +1,102 @@
+"""The shapes of a user constraint, as data: each a named, scored regex that marks a
+clause as a requirement, a prohibition or a preference (read by
+:mod:`extractors.dialogue.constraints`, first match wins)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import regex
+
+from extractors.records import ConstraintSubtype
+from extractors.text.guard import Guarded, rx
+
+_I = regex.IGNORECASE
+
+
+class Pattern(NamedTuple):
+    """A named, scored regex that marks a clause as a constraint of one subtype."""
+
+    name: str
+    subtype: str
+    score: float
+    pattern: Guarded
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("x_not_y", ConstraintSubtype.REQUIREMENT, 0.8, rx(
+        r"(?P<x>\w[^,;]{0,60}?)(?:,\s+not(?!\s+(?:just|only|merely)\b)|\s+rather\s+than|"
+        r"\s+instead\s+of)\s+(?P<y>(?:a|an|the)?\s*"
+        r"\w[\w -]{0,40})$", _I)),
+    Pattern("dont_imperative", ConstraintSubtype.PROHIBITION, 0.85, rx(
+        # after a reason in the same clause: "orders is big, so don't go back to ..."
+        r"^(?:[^.;!?]{0,80}?(?:[,;—–]|\bso\b|\band\b|\bbut\b)\s+)?"
+        r"(?:(?:so|and|but|then|also|just|obviously|seriously|really)\s+)?"
+        # a scope first: "until then", "while I'm in Portugal", "during business hours"
+        r"(?:(?:until|till|while|during|before|after|when|whilst|outside|over|on|in)\b"
+        r"[^,.;]{0,50}?,?\s+)?"
+        r"(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|"
+        r"stop)\s+"
+        r"(?!(?:worry|hesitate|mind|bother)\b)(?P<verb>\w+)"
+        r"(?P<rest>.*)$", _I)),
+    # "email not phone", "text not call please": two short alternatives
+    Pattern("x_not_y_short", ConstraintSubtype.PREFERENCE, 0.7, rx(
+        r"^(?P<x>[\w'’-]+(?:\s+[\w'’-]+){0,2})\s+not\s+(?P<y>(?:a|an|the)?\s*[\w'’-]+"
+        r"(?:\s+[\w'’-]+)?)(?:\s*,?\s*(?:please|pls|thanks))?$", _I)),
+    # "X needs Y": what the setup requires ("the tests need TZ=UTC", "the reminders need
+    # to go to me")
+    Pattern("thing_needs", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"^(?:(?:and|but|also|oh,?)\s+)?(?P<x>(?!(?:I|you|we|they|he|she|it)\b)(?:the\s+)?"
+        r"[\w./`'=-]+(?:\s+[\w./`'=-]+){0,3})\s+needs?\s+(?!(?:you|me|us)\b)"
+        r"(?P<rest>\S.{2,})$", _I)),
+    # "Run everything with GOTOOLCHAIN=local from now on": a standing instruction
+    Pattern("standing_imperative", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"^(?:please\s+)?(?:run|read|use|set|build|test|deploy|put|write|store|keep|send|"
+        r"take)\b(?P<rest>.*\b(?:from\s+now\s+on|always|every\s+time|each\s+time|"
+        r"going\s+forward)\b.*)$", _I)),
+    Pattern("no_x", ConstraintSubtype.PROHIBITION, 0.75, rx(
+        r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+[`'\"]?(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
+    Pattern("manner_imperative", ConstraintSubtype.REQUIREMENT, 0.75, rx(
+        r"^(?i:please\s+)?(?i:(?:always|only)\s+)?(?i:reply|respond|answer|write|talk|speak|use|"
+        r"keep|stick|send|email|call|contact|deliver|ship)\b(?P<rest>.*?\b(?:in\s+(?P<lang>"
+        r"[A-Z]\w+)|(?i:only|always|without|at\s+most|no\s+more\s+than|before|after|by|"
+        r"unchanged|intact|as\s+(?:it|they)\s+(?:is|are)|the\s+same|backwards?[-\s]compatible))"
+        r"\b.*)$")),
+    Pattern("must_be", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"^(?P<x>(?:it|this|that|(?:the|my|our)\s+[`'\w-]+(?:\s+[`'\w-]+)?|[A-Za-z]\w+))\s+"
+        r"(?:must|has\s+to|"
+        r"have\s+to|needs\s+to|should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
+    Pattern("i_must_be", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
+        r"have)\b(?P<rest>.+)$", _I)),
+    Pattern("make_sure", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"(?:^|\b(?:so|and|but)\s+)(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
+        r"(?P<rest>.+)$", _I)),
+    Pattern("keep_state", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"(?:^|\b(?:but|and|just|also)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
+        r"the\s+loop))(?P<rest>(?:it|this|that|them|everything|"
+        r"[\w'’`-]+(?:\s+[\w'’`-]+)?)(?:\s+[\w.()/`'’-]+){1,4}?)"
+        r"(?:\s*[,;]|$)",
+        _I)),
+    Pattern("leave_alone", ConstraintSubtype.PROHIBITION, 0.8, rx(
+        r"^leave\s+(?P<rest>.{1,60}?)\s+(?:alone|untouched|intact|unchanged|as\s+(?:it\s+)?is)\b",
+        _I)),
+    Pattern("cap", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"\b(?:max(?:imum)?|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s+"
+        r"(?P<rest>(?:[$€£]|(?:USD|EUR|GBP|CHF)\s?)?\d[\d,.]*.*)$", _I)),
+    # "after 11, please", "Phone me instead", "Email is best", "not before 2pm please":
+    # a short clause naming a channel or a time, with a word of preference
+    Pattern("short_preference", ConstraintSubtype.PREFERENCE, 0.6, rx(
+        r"^(?!(?:yes|yeah|ok(?:ay)?|sure|option|number|the\s+(?:first|second|third))\b)"
+        r"(?=(?:\S+\s+){0,7}\S+$)"
+        r"(?=.*\b(?:e-?mail|phone|call|ring|text|sms|whatsapp|post|letter|card|transfer|"
+        r"paypal|cash|floor|morning|afternoon|evening|weekends?|weekdays?|before|after|"
+        r"between|\d{1,2}:\d\d|\d{1,2}\s*(?:am|pm))\b)"
+        r"(?=.*\b(?:please|pls|best|instead|though|preferably|only)\b)"
+        r"(?P<rest>.+)$", _I)),
+    Pattern("need_by", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"^(?:I\s+)?(?:need|have)\s+to\s+be\b(?P<rest>.*\b(?:by|before|until)\b.*)$", _I)),
+    Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(
+        r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
+        r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
+)

@@ -1,0 +1,136 @@
+"""Options: a list of alternatives the agent offers, and the user's pick among them.
+
+Each numbered, lettered or bulleted line of a list the agent introduces as options ("Two
+options:", "you can either", "I can offer") is an ``offered`` commitment of its own
+(:func:`option_items`, called by the commitment rules). A reply that picks one -- by its
+place ("option 2", "the second one", "b)"), by a word only it has, "both" or "neither" --
+agrees to it and supersedes the others (:func:`listed_pick`, called by the lifecycle).
+"""
+
+from __future__ import annotations
+
+import regex
+
+from extractors.base import Candidate, Change, TurnView
+from extractors.records import CommitmentSubtype, Kind, Record, Status
+from extractors.text import guard
+from extractors.text.guard import rx
+from extractors.text.sentences import sentences
+from extractors.values.amounts import money_value
+
+#: An item of a list of options: a numbered, lettered or bulleted line.
+LIST_ITEM = rx(r"^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-hA-H][.)]|[-•*–])[ \t]+(?:\*\*)?"
+               r"(?:(?:option|choice)\s*\w{0,3}\s*[:.)–-]\s*(?:\*\*)?)?(?P<item>\S[^\n]*)$",
+               regex.MULTILINE | regex.IGNORECASE, linear=True)
+#: What introduces options rather than steps or facts ("two options", "you can either",
+#: "I can offer").
+OPTIONS_LEAD = rx(r"\b(?:options?|choices?|alternatives?|either|ways?\s+(?:forward|to)|"
+                  r"(?:I|we)\s+(?:can|could)|offer|possibilit(?:y|ies)|you\s+(?:can|could)|"
+                  r"pick|choose|prefer)\b", regex.IGNORECASE, linear=True)
+#: A pick of a listed option by its place: "option 2", "the second one", "B please", "2".
+ORDINAL = rx(r"\b(?:option|choice|number|no\.?|#)\s*(?P<n>\d|[a-h])\b"
+             r"|\b(?:the\s+)?(?P<word>first|second|third|fourth|fifth|last)\b(?!\s+time)"
+             r"|^\W*(?P<bare>\d|[a-h])\W*(?:please|pls|thanks|is\s+(?:fine|good|great)|works|"
+             r"sounds\s+(?:good|great|fine)|for\s+me|$)",
+             regex.IGNORECASE, linear=True)
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+#: "Both" takes every listed option; "neither" / "none of them" takes none.
+BOTH = rx(r"^\W*(?:(?:ok(?:ay)?|yes|great)\W+)?(?:both|all\s+(?:of\s+)?(?:them|three|two))\b|"
+          r"\b(?:do|take|want|like|go\s+(?:with|for)|book)\s+(?:them\s+)?(?:both|all\s+of\s+them)\b",
+          regex.IGNORECASE, linear=True)
+NEITHER = rx(r"\b(?:neither|none\s+of\s+(?:them|those|these))\b", regex.IGNORECASE,
+             linear=True)
+
+
+def _option_number(text: str, count: int) -> tuple[int, tuple[int, int]] | None:
+    """The listed option the reply's first sentence picks by its place, with the span."""
+    m = guard.search(r"[^.!?\n]+", text)
+    if m is None:
+        return None
+    found = ORDINAL.search(m.group())
+    if found is None:
+        return None
+    token = (found.group("n") or found.group("bare") or "").lower()
+    word = (found.group("word") or "").lower()
+    if token.isdigit():
+        n = int(token)
+    elif token:
+        n = ord(token) - ord("a") + 1
+    else:
+        n = count if word == "last" else _ORDINAL_WORDS.get(word, 0)
+    return (n, m.span()) if 1 <= n <= count else None
+
+
+
+def first_clause(text: str) -> tuple[int, int]:
+    m = guard.search(r"[^,;.!?\n]+", text)
+    if not m:
+        return 0, 0
+    a, b = m.span()
+    while a < b and text[a].isspace():
+        a += 1
+    return a, b
+
+
+def option_items(turn: TurnView, extractor: str) -> list[Candidate]:
+    """Each option of a list the agent offers ("Two options: 1. a refund of €40 2. a
+    replacement"): one ``offered`` candidate per item (its first sentence, without a final
+    full stop), when the text before the list says it holds options."""
+    text = turn.text
+    if turn.role != "assistant" or turn.calls_tools:
+        return []
+    items = list(LIST_ITEM.finditer(text))
+    if len(items) < 2 or not OPTIONS_LEAD.search(text, 0, items[0].start()):
+        return []
+    out = []
+    for m in items:
+        start = m.start("item")
+        first = sentences(text, start, m.end("item"))
+        if not first:
+            continue
+        end = first[0][1]
+        while end > start and text[end - 1] in ".;:*":
+            end -= 1
+        if text[start:end].endswith("?") or end - start < 8:
+            continue
+        out.append(Candidate.of(text, start, end, kind=Kind.COMMITMENT,
+                                subtype=CommitmentSubtype.OFFERED, score=0.82, extractor=extractor,
+                                why="rule 'option_item'", label=None,
+                                value=money_value(text[start:end]),
+                                attrs={"actor": turn.role, "polarity": "positive",
+                                       "rule": "option_item", "option": len(out) + 1}))
+    return out
+
+
+def listed_pick(turn: TurnView, listed: list[Record]) -> list[Change]:
+    """A reply to a list of options: the one it picks by place or by a word only
+    that option has is agreed, the others superseded; "both" agrees to all,
+    "neither" supersedes all."""
+    a, b = first_clause(turn.text)
+    if NEITHER.search(turn.text, a, b):
+        return others_superseded(turn, listed, [], (a, b))
+    if BOTH.search(turn.text):
+        return [Change(record_id=r.id, field="subtype", new=CommitmentSubtype.AGREED,
+                       evidence_start=a, evidence_end=b, note="accepted",
+                       attrs={"accepted_turn": turn.number,
+                              "accepted_text": turn.text[a:b]}) for r in listed]
+    by_place = _option_number(turn.text, len(listed))
+    if by_place is None:
+        return []
+    n, (a, b) = by_place
+    while a < b and turn.text[a].isspace():
+        a += 1
+    chosen = listed[n - 1]
+    return [Change(record_id=chosen.id, field="subtype", new=CommitmentSubtype.AGREED,
+                   evidence_start=a, evidence_end=b, note="accepted",
+                   attrs={"accepted_turn": turn.number, "accepted_text": turn.text[a:b]}),
+            *others_superseded(turn, listed, [chosen], (a, b))]
+
+def others_superseded(turn: TurnView, listed: list[Record], chosen: list[Record],
+                       span: tuple[int, int]) -> list[Change]:
+    """The listed options not chosen: superseded by the pick."""
+    ids = {r.id for r in chosen}
+    if listed and not any(r.id in ids for r in listed) and chosen:
+        return []  # the pick was of another offer, not of this list
+    return [Change.status(r, Status.SUPERSEDED, turn, *span, note="another option picked")
+            for r in listed if r.id not in ids]
