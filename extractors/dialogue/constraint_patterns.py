@@ -41,7 +41,11 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<rest>.*)$", _I)),
     # "email not phone", "text not call please": two short alternatives
     Pattern("x_not_y_short", ConstraintSubtype.PREFERENCE, 0.7, rx(
-        r"^(?P<x>[\w'’-]+(?:\s+[\w'’-]+){0,2})\s+not\s+(?P<y>(?:a|an|the)?\s*[\w'’-]+"
+        r"^(?!(?:it|this|that|we|i|they|he|she|you|there|these|those)\b)"
+        r"(?P<x>[\w'’-]+(?:\s+[\w'’-]+){0,2})"
+        # "It has not been", "we had decided not to": a negated verb, not two alternatives
+        r"(?<!\b(?:is|are|was|were|has|have|had|been|be|do|does|did|am|can|could|will|would|"
+        r"should|decided|said|asked|told))\s+not\s+(?P<y>(?:a|an|the)?\s*[\w'’-]+"
         r"(?:\s+[\w'’-]+)?)(?:\s*,?\s*(?:please|pls|thanks))?$", _I)),
     # "X needs Y": what the setup requires ("the tests need TZ=UTC", "the reminders need
     # to go to me")
@@ -88,6 +92,7 @@ PATTERNS: tuple[Pattern, ...] = (
     # a short clause naming a channel or a time, with a word of preference
     Pattern("short_preference", ConstraintSubtype.PREFERENCE, 0.6, rx(
         r"^(?!(?:yes|yeah|ok(?:ay)?|sure|option|number|the\s+(?:first|second|third))\b)"
+        r"(?!.*\byou\b)"  # "Before you change anything, though" is about the agent's act
         r"(?=(?:\S+\s+){0,7}\S+$)"
         r"(?=.*\b(?:e-?mail|phone|call|ring|text|sms|whatsapp|post|letter|card|transfer|"
         r"paypal|cash|floor|morning|afternoon|evening|weekends?|weekdays?|before|after|"
