@@ -116,3 +116,52 @@ def test_tool_arguments_give_their_values_not_their_keys() -> None:
     assert argument_values(None) == ""
     assert reads_only("get_order") and reads_only("lookup-customer")
     assert reads_only("search_trains") and not reads_only("change_booking")
+
+
+def test_a_pending_action_fulfils_nothing() -> None:
+    """A tool that files a request for someone else's approval has not done the act."""
+    messages = OFFER + [call(1, "change_booking", booking="8XK4PD", train="FR 9519"),
+                        result(1, {"status": "pending_approval", "approver": "desk"})]
+    assert set(statuses(messages, "commitment").values()) == {"active"}
+
+
+def test_a_done_lead_reports_every_clause_of_its_sentence() -> None:
+    """"Done — it's escalated ...": the bare lead makes the sentence a report."""
+    messages = [
+        {"role": "user", "content": "The delay was not caused by weather, I was on board."},
+        {"role": "assistant", "content": "I'll escalate it to Customer Relations today."},
+        {"role": "user", "content": "Thanks."},
+        {"role": "assistant", "content": "Done — it's escalated under reference CR-5521-B."},
+    ]
+    got = statuses(messages, "commitment")
+    assert got["I'll escalate it to Customer Relations today"] == "fulfilled"
+
+
+def test_the_agent_doing_its_own_act_keeps_no_colleague_promise() -> None:
+    """"I've paused marketing emails" does not keep "Payments Risk will email you"."""
+    messages = [
+        {"role": "user", "content": "My payout is on hold and nobody tells me why."},
+        {"role": "assistant", "content": "Payments Risk will email you within 24 hours "
+                                         "to verify your identity."},
+        {"role": "user", "content": "And stop the marketing emails please."},
+        {"role": "assistant", "content": "I've paused marketing emails to your address."},
+    ]
+    got = statuses(messages, "commitment")
+    assert got["Payments Risk will email you within 24 hours to verify your identity"] \
+        == "active"
+
+
+def test_a_bare_name_picks_one_offer_and_supersedes_the_other() -> None:
+    messages = [
+        {"role": "user", "content": "My roaming bill was huge last month, fix it."},
+        {"role": "assistant", "content": "I can put a full roaming bar on, or I could set a "
+                                         "£20 monthly cap on roaming charges instead."},
+        {"role": "user", "content": "cap."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        got = {r.text: (r.subtype, r.status) for r in pad.records("t", kind="commitment")}
+    picked = next(v for k, v in got.items() if "cap" in k)
+    other = next(v for k, v in got.items() if "bar" in k)
+    assert picked == ("agreed", "active")
+    assert other[1] == "superseded"

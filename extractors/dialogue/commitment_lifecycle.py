@@ -21,7 +21,12 @@ from extractors.dialogue.commitments import (
     undo_head,
 )
 from extractors.dialogue.options import first_clause, listed_pick, others_superseded
-from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
+from extractors.dialogue.tool_evidence import (
+    argument_values,
+    reads_only,
+    tool_failed,
+    tool_pending,
+)
 from extractors.records import CommitmentSubtype, Kind, Record, Status
 from extractors.text import guard
 from extractors.text.clause_features import read
@@ -56,8 +61,12 @@ CORRECTION = rx(
     r"that\s+should\s+be))\b",
     regex.IGNORECASE,
 )
+#: A sentence opening with a bare report ("Done — it's escalated ..."): each of its
+#: clauses reports an act done.
+DONE_LEAD = rx(r"^\W*(?:done|all\s+set|completed?|sorted|good\s+news)\b", regex.IGNORECASE)
 DONE = rx(
     r"^\W*(?:done|all\s+set|completed?|sorted)\b|\b(?:has|have)\s+(?:now\s+)?been\s+\w+ed\b|"
+    r"\b(?:it|that|this|they)(?:['’]s|\s+is|['’]re|\s+are)\s+(?:now\s+)?\w+ed\b|"
     r"\b(?:I|we)\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?\w+|\bis\s+now\s+\w+ed\b|"
     r"\b(?:is|are)\s+(?:held|booked|issued|processed|sent|done|confirmed|reserved)\b",
     regex.IGNORECASE,
@@ -74,6 +83,8 @@ USER_DONE = rx(r"^\W*(?:done|sent|uploaded|submitted|posted|emailed|attached|sig
                r"posted|emailed|attached|signed|called|booked|paid|done|checked|asked|"
                r"forwarded|filled)\b|\bjust\s+(?:sent|uploaded|submitted|emailed)\b",
                regex.IGNORECASE, linear=True)
+#: A report of the agent's own act ("I've emailed"): not a colleague's promise kept.
+SELF_REPORT = rx(r"\bI\s*(?:['’]ve|\s+have)\b", regex.IGNORECASE, linear=True)
 #: Verbs too common to tie a report to one promise ("I've sent ..." after "I'll send").
 GENERIC_ACTS = frozenset({"send", "make", "check", "look", "take", "give", "keep"})
 _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.PROMISED}
@@ -104,6 +115,17 @@ with by from that this those these is are be will would please fine ok okay work
 good go like let do just then so instead either neither
 """)) + " offer work sound take option")
 PICK_CLAUSES = 3
+#: A bare pick ("cap.", "The excess one.", "Ok PayPal then"): a first sentence this short
+#: names an offer without any picking word.
+BARE_PICK_WORDS = 4
+_BARE_FILLER = frozenset({"ok", "okay", "yes", "yeah", "fine", "then", "the", "one", "that",
+                          "go", "with", "please", "sure", "alright"})
+
+
+def _bare(sentence: str) -> bool:
+    """True for a first sentence that is only a name ("cap", "Ok PayPal then")."""
+    words = [w for w in guard.findall(r"\w+", sentence.lower()) if w not in _BARE_FILLER]
+    return 0 < len(words) <= BARE_PICK_WORDS
 
 
 def _only_named(sentence: str, offers: list[Record]) -> Record | None:
@@ -125,7 +147,8 @@ def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] |
         if n >= PICK_CLAUSES:
             break
         sentence = m.group()
-        if not PICK.search(sentence) or REJECT.search(sentence):
+        if not (PICK.search(sentence) or (n == 0 and _bare(sentence))) \
+                or REJECT.search(sentence):
             continue
         offer = _only_named(sentence, offers)
         if offer is not None:
@@ -343,12 +366,16 @@ class CommitmentLifecycle:
         out = list(own)
         if turn.role == "tool":
             return self._done_by_tool(turn, pending)
+        led: set[int] = set()  # sentences opening "Done —"
         for clause in clauses(turn.text):
             ctext = turn.text[clause.start:clause.end]
             if clause.question:
                 continue
+            if DONE_LEAD.search(ctext) and turn.role == "assistant":
+                led.add(clause.sentence)
             received = turn.role == "user" and RECEIVED.search(ctext)
-            if not received and (turn.role == "user" or not DONE.search(ctext)):
+            reported = clause.sentence in led or bool(DONE.search(ctext))
+            if not received and (turn.role == "user" or not reported):
                 continue  # the user reports only receipt of what the agent promised
             if CONDITION_CUE.search(ctext) and "once" in ctext.lower():
                 continue
@@ -359,7 +386,10 @@ class CommitmentLifecycle:
                     continue
                 verb = str(r.attrs.get("verb") or "")
                 # "I'll email it over" ... "I've emailed it": the promised act, done
+                # ... by the agent itself: "I've emailed" is not the team's promised email
                 same_act = (turn.role == "assistant" and len(verb) >= 4
+                            and (r.attrs.get("actor") in (None, "assistant")
+                                 or not SELF_REPORT.search(ctext))
                             and verb not in GENERIC_ACTS and verb in words)
                 if (word_stems(r.label) and word_stems(r.label) <= words) or same_act or (
                         received and terms(r.text) & said):
@@ -390,12 +420,14 @@ class CommitmentLifecycle:
         """A successful action tool fulfils what its name or arguments name: ``cancel_hold``
         for "I'll cancel the hold", ``change_booking(train="FR 9519")`` for the agreed
         move to FR 9519. A tool that only reads (``get_order``) fulfils nothing."""
-        if tool_failed(turn.text) or reads_only(turn.tool_name):
+        if tool_failed(turn.text) or tool_pending(turn.text) or reads_only(turn.tool_name):
             return []
         keys = word_stems(turn.tool_name)
         done = terms(argument_values(turn.tool_arguments))
         out = []
         for r in pending:
+            if r.attrs.get("actor") not in (None, "assistant"):
+                continue  # the agent's tool does not do what a colleague promised
             verb = r.attrs.get("verb", "")
             named = keys & (word_stems(r.label) | {verb})
             if named or ties(terms(r.text), done, extra=int(bool(verb) and verb in keys)):

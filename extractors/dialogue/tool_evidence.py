@@ -30,6 +30,11 @@ TOOL_FAILURE = rx(r"\b(?:error|fail(?:ed|ure)?|denied|invalid|not\s+found)\b|"
                              r"\"ok\"\s*:\s*false|\"success\"\s*:\s*false",
                              regex.IGNORECASE)
 
+#: What a tool result says when the act is only requested: it waits for someone else.
+TOOL_PENDING = rx(r"\"status\"\s*:\s*\"(?:pending|queued|awaiting|requested|submitted|"
+                  r"in[_ ]progress|open|new)\w*\"", regex.IGNORECASE)
+
+
 def _values(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for value in node.values():
@@ -63,3 +68,11 @@ def tool_failed(result: str) -> bool:
         return bool(TOOL_FAILURE.search(result))
     except TimeoutError:
         return True  # an unreadable result proves nothing done
+
+
+def tool_pending(result: str) -> bool:
+    """True when a tool result says the act waits for someone ("status": "pending_approval")."""
+    try:
+        return bool(TOOL_PENDING.search(result))
+    except TimeoutError:
+        return True
