@@ -165,3 +165,17 @@ def test_a_bare_name_picks_one_offer_and_supersedes_the_other() -> None:
     other = next(v for k, v in got.items() if "bar" in k)
     assert picked == ("agreed", "active")
     assert other[1] == "superseded"
+
+
+def test_a_yes_naming_one_offer_supersedes_the_others() -> None:
+    messages = [
+        {"role": "user", "content": "How can I get the claim money?"},
+        {"role": "assistant", "content": "I can pay it by PayPal, which is usually instant. "
+                                         "I can also pay it by bank transfer to your account."},
+        {"role": "user", "content": "Yes, PayPal. Same email as on my policy."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        got = {r.text: (r.subtype, r.status) for r in pad.records("t", kind="commitment")}
+    assert next(v for k, v in got.items() if "PayPal" in k) == ("agreed", "active")
+    assert next(v for k, v in got.items() if "transfer" in k)[1] == "superseded"

@@ -20,7 +20,14 @@ from extractors.dialogue.commitments import (
     carried_lines,
     undo_head,
 )
-from extractors.dialogue.options import first_clause, listed_pick, others_superseded
+from extractors.dialogue.options import (
+    REJECT,
+    first_clause,
+    listed_pick,
+    named_offer,
+    others_superseded,
+    picked_offer,
+)
 from extractors.dialogue.tool_evidence import (
     argument_values,
     reads_only,
@@ -28,11 +35,10 @@ from extractors.dialogue.tool_evidence import (
     tool_pending,
 )
 from extractors.records import CommitmentSubtype, Kind, Record, Status
-from extractors.text import guard
 from extractors.text.clause_features import read
 from extractors.text.clauses import clauses
 from extractors.text.guard import rx
-from extractors.text.lexicon import function_words, stems, terms, ties, word_stems
+from extractors.text.lexicon import terms, ties, word_stems
 from extractors.text.nlp import doc_of
 from extractors.values.amounts import money_value
 
@@ -46,11 +52,6 @@ ACCEPT = rx(
     r"(?:let['’]?s|please)\s+do\s+(?:that|it)|go\s+ahead|please\s+do|i\s+accept|"
     r"i['’]ll\s+take\s+it|that['’]s\s+(?:fine|great|perfect|good|ok(?:ay)?))\b"
     r"|^\W*[^,;.!?]{1,40}?\s(?:works|is\s+fine|is\s+ok(?:ay)?|sounds\s+good|is\s+acceptable)\b",
-    regex.IGNORECASE,
-)
-REJECT = rx(
-    r"^\W*(?:no|nope|not|that['’]s\s+not|i\s+can['’]?t\s+accept|i\s+don['’]?t\s+accept|"
-    r"i['’]d\s+rather\s+not)\b|\btoo\s+(?:low|high|little|much)\b|\bnot\s+enough\b",
     regex.IGNORECASE,
 )
 CHOOSE = rx(r"\b(?:please|I['’]ll\s+take|I['’]d\s+like|I\s+(?:choose|prefer|want)|"
@@ -102,67 +103,6 @@ def _undone_by(r: Record, head: str) -> bool:
     or a noun made from it ("hold" ~ hold, "booking" ~ book, "reservation" ~ reserv)."""
     verb = str(r.attrs.get("verb") or "")
     return head in word_stems(r.label) or (len(verb) >= 4 and head.startswith(verb))
-
-
-#: A clause that picks or accepts the thing it names: "the refund, please", "store credit
-#: is fine", "the Geneva one works".
-PICK = rx(r"\b(?:please|is\s+fine|is\s+ok(?:ay)?|works(?:\s+for\s+me)?|sounds\s+good|"
-                     r"I['’]ll\s+take|I['’]d\s+like|go\s+with|let['’]?s\s+do)\b", regex.IGNORECASE)
-#: Words that name no option: they cannot tell two offers apart.
-_PLAIN = stems(" ".join(function_words("""
-the a an one you your i me my it its we our us can could also or and of to for on in at
-with by from that this those these is are be will would please fine ok okay works
-good go like let do just then so instead either neither
-""")) + " offer work sound take option")
-PICK_CLAUSES = 3
-#: A bare pick ("cap.", "The excess one.", "Ok PayPal then"): a first sentence this short
-#: names an offer without any picking word.
-BARE_PICK_WORDS = 4
-_BARE_FILLER = frozenset({"ok", "okay", "yes", "yeah", "fine", "then", "the", "one", "that",
-                          "go", "with", "please", "sure", "alright"})
-
-
-def _bare(sentence: str) -> bool:
-    """True for a first sentence that is only a name ("cap", "Ok PayPal then")."""
-    words = [w for w in guard.findall(r"\w+", sentence.lower()) if w not in _BARE_FILLER]
-    return 0 < len(words) <= BARE_PICK_WORDS
-
-
-def _only_named(sentence: str, offers: list[Record]) -> Record | None:
-    """Return the one offer ``sentence`` names by a word of its own text that no other
-    offer has; None if it names none or several."""
-    words = terms(sentence, common=_PLAIN, shortest=3, specific=False)
-    own = {r.id: terms(r.text, common=_PLAIN, shortest=3, specific=False) for r in offers}
-    hits = [r for r in offers
-            if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _picked(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] | None:
-    """Return the offer a picking sentence of the user's reply (one of its first three)
-    names, with the sentence's span ("The refund, please.", "store credit is fine")."""
-    if not offers:
-        return None
-    for n, m in enumerate(guard.finditer(r"[^;.!?\n]+", text)):
-        if n >= PICK_CLAUSES:
-            break
-        sentence = m.group()
-        if not (PICK.search(sentence) or (n == 0 and _bare(sentence))) \
-                or REJECT.search(sentence):
-            continue
-        offer = _only_named(sentence, offers)
-        if offer is not None:
-            a, b = m.span()
-            while a < b and text[a].isspace():
-                a += 1
-            return offer, (a, b)
-    return None
-
-
-def _named(text: str, offers: list[Record]) -> Record | None:
-    """Return the one offer the reply's first sentence names ("Yes, set up the alert")."""
-    m = guard.search(r"[^;.!?\n]+", text)
-    return _only_named(m.group(), offers) if m else None
 
 
 #: What follows "not" in "€130, not the full €380": the next three words, which must hold
@@ -233,7 +173,7 @@ class CommitmentLifecycle:
             chosen_options = listed_pick(turn, listed)
             if chosen_options:
                 return chosen_options
-        picked = _picked(turn.text, offers)
+        picked = picked_offer(turn.text, offers)
         if picked is not None:  # "The refund, please." / "store credit is fine"
             offer, (a, b) = picked
             quote = turn.text[a:b]
@@ -257,12 +197,12 @@ class CommitmentLifecycle:
                         for r in offers]
             return []
         # "Yes, set up the alert": of several offers, the one the reply names.
-        named_offer = _named(turn.text, offers) if len(offers) > 1 and not chosen else None
+        one = named_offer(turn.text, offers) if len(offers) > 1 and not chosen else None
         out = []
         for r in offers:
             if chosen and r not in chosen:
                 continue
-            if named_offer is not None and r is not named_offer:
+            if one is not None and r is not one:
                 continue
             if named and r.value and r.value.get("amount") != named["amount"]:
                 continue

@@ -15,6 +15,7 @@ from extractors.base import Candidate, Change, TurnView
 from extractors.records import CommitmentSubtype, Kind, Record, Status
 from extractors.text import guard
 from extractors.text.guard import rx
+from extractors.text.lexicon import function_words, stems, terms
 from extractors.text.sentences import sentences
 from extractors.values.amounts import money_value
 
@@ -134,3 +135,70 @@ def others_superseded(turn: TurnView, listed: list[Record], chosen: list[Record]
         return []  # the pick was of another offer, not of this list
     return [Change.status(r, Status.SUPERSEDED, turn, *span, note="another option picked")
             for r in listed if r.id not in ids]
+
+
+#: A reply that turns an offer down ("no", "too low", "I'd rather not").
+REJECT = rx(
+    r"^\W*(?:no|nope|not|that['’]s\s+not|i\s+can['’]?t\s+accept|i\s+don['’]?t\s+accept|"
+    r"i['’]d\s+rather\s+not)\b|\btoo\s+(?:low|high|little|much)\b|\bnot\s+enough\b",
+    regex.IGNORECASE,
+)
+#: A clause that picks or accepts the thing it names: "the refund, please", "store credit
+#: is fine", "the Geneva one works".
+PICK = rx(r"\b(?:please|is\s+fine|is\s+ok(?:ay)?|works(?:\s+for\s+me)?|sounds\s+good|"
+                     r"I['’]ll\s+take|I['’]d\s+like|go\s+with|let['’]?s\s+do)\b", regex.IGNORECASE)
+#: Words that name no option: they cannot tell two offers apart.
+_PLAIN = stems(" ".join(function_words("""
+the a an one you your i me my it its we our us can could also or and of to for on in at
+with by from that this those these is are be will would please fine ok okay works
+good go like let do just then so instead either neither
+""")) + " offer work sound take option")
+PICK_CLAUSES = 3
+#: A bare pick ("cap.", "The excess one.", "Ok PayPal then"): a first sentence this short
+#: names an offer without any picking word.
+BARE_PICK_WORDS = 4
+_BARE_FILLER = frozenset({"ok", "okay", "yes", "yeah", "fine", "then", "the", "one", "that",
+                          "go", "with", "please", "sure", "alright"})
+
+
+def _bare(sentence: str) -> bool:
+    """True for a first sentence that is only a name ("cap", "Ok PayPal then")."""
+    words = [w for w in guard.findall(r"\w+", sentence.lower()) if w not in _BARE_FILLER]
+    return 0 < len(words) <= BARE_PICK_WORDS
+
+
+def only_named(sentence: str, offers: list[Record]) -> Record | None:
+    """Return the one offer ``sentence`` names by a word of its own text that no other
+    offer has; None if it names none or several."""
+    words = terms(sentence, common=_PLAIN, shortest=3, specific=False)
+    own = {r.id: terms(r.text, common=_PLAIN, shortest=3, specific=False) for r in offers}
+    hits = [r for r in offers
+            if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
+    return hits[0] if len(hits) == 1 else None
+
+
+def picked_offer(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] | None:
+    """Return the offer a picking sentence of the user's reply (one of its first three)
+    names, with the sentence's span ("The refund, please.", "store credit is fine")."""
+    if not offers:
+        return None
+    for n, m in enumerate(guard.finditer(r"[^;.!?\n]+", text)):
+        if n >= PICK_CLAUSES:
+            break
+        sentence = m.group()
+        if not (PICK.search(sentence) or (n == 0 and _bare(sentence))) \
+                or REJECT.search(sentence):
+            continue
+        offer = only_named(sentence, offers)
+        if offer is not None:
+            a, b = m.span()
+            while a < b and text[a].isspace():
+                a += 1
+            return offer, (a, b)
+    return None
+
+
+def named_offer(text: str, offers: list[Record]) -> Record | None:
+    """Return the one offer the reply's first sentence names ("Yes, set up the alert")."""
+    m = guard.search(r"[^;.!?\n]+", text)
+    return only_named(m.group(), offers) if m else None
