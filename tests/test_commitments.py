@@ -12,7 +12,7 @@ from extractors.dialogue.commitments import CommitmentRules, analyze
 from extractors.text.nlp import load
 from scratchpad import Scratchpad
 from scratchpad.records import Kind, Record, Status
-from tests.test_commitments_labelled import OUT_OF_SCOPE
+from tests.test_commitments_labelled import EVENT_ATTRS, OUT_OF_SCOPE
 
 
 @pytest.fixture(scope="session")
@@ -136,9 +136,27 @@ def test_value_and_attrs(nlp) -> None:
     ("I can pay by card.", []),
     ("I'll send the photo this evening.", [("promised", "I'll send the photo this evening")]),
     ("I'll wait for your call.", []),
+    # an elliptical yes to what the agent asked of them
+    ("Ok, will do. Thanks!", [("promised", "will do")]),
+    ("What will do the trick?", []),
 ])
 def test_user_turns_only_claim(text: str, expected, nlp) -> None:
     assert found(text, nlp, role="user") == expected
+
+
+@pytest.mark.parametrize("text, actor", [
+    ("The dispensary will ring you the moment it arrives.", "The dispensary"),
+    ("Then the Faro branch will give it to you at no extra cost.", "the Faro branch"),
+])
+def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, actor: str,
+                                                                   nlp) -> None:
+    cands = analyze(turn(text), nlp(text))
+    assert [(c.subtype, c.attrs.get("actor")) for c in cands] == [("promised", actor)]
+
+
+def test_a_thing_that_will_change_is_no_third_party(nlp) -> None:
+    text = "The price will go up in March."
+    assert analyze(turn(text), nlp(text)) == []
 
 
 @pytest.mark.parametrize("role", ["assistant", "tool"])
@@ -363,7 +381,8 @@ def test_undo_revokes_the_earlier_commitment(before: str, subtype: str | None, s
     revoked = [c for c in changes if c.record_id == old.id and c.new == Status.REVOKED.value]
     assert bool(revoked) is (undoing is not None)
     if undoing is None:
-        assert all(c.new != Status.SUPERSEDED.value for c in changes)
+        # nothing is superseded but a grant that only reports the agreement kept
+        assert all(c.new != Status.SUPERSEDED.value or "reports" in c.attrs for c in changes)
         return
     (change,) = revoked
     assert text[change.evidence_start:change.evidence_end] == undoing
@@ -398,7 +417,8 @@ CASES: list[tuple[list[tuple[str, str]], list[tuple[int, str, str, str]]]] = [
       ("assistant", "I can't refund the express shipping, it was a separate service.")],
      [(2, "agreed", "fulfilled", "I can refund the full €89"),
       (2, "offered", "superseded", "send a replacement"),  # the option not picked
-      (4, "granted", "active", "I've issued the €89 refund to your card"),
+      # "Done: I've issued the €89 refund" is the agreed refund kept (its evidence), not a
+      # second commitment: the label guide keeps one record where the terms are first stated
       (4, "granted", "active", "we'll collect the blender free of charge"),
       (6, "declined", "active", "I can't refund the express shipping")]),
     ([("user", "I was charged twice for my March invoice."),
@@ -458,7 +478,8 @@ def score(kind: str) -> tuple[int, int, int, int]:
     tp = predicted = gold_n = exact = 0
     for i, (messages, gold) in enumerate(CASES):
         recs = [r for r in run_case(messages) if r.kind == kind
-                and "undoes" not in r.attrs  # an undo is an event, not a commitment
+                # an undo or a report of a kept commitment is an event, not a commitment
+                and not any(a in r.attrs for a in EVENT_ATTRS)
                 and r.subtype not in OUT_OF_SCOPE]  # session facts: outside these labels
         if kind == "constraint":
             gold = [g[1:] for g in CONSTRAINT_GOLD if g[0] == i]
@@ -480,7 +501,7 @@ def test_labelled_cases_precision_recall(kind: str) -> None:
     print(f"{kind}: precision {precision:.2f} recall {recall:.2f} lifecycle-exact "
           f"{exact}/{gold}")
     # scored on the product's own records (tests/test_commitments_labelled.py holds the
-    # larger blind-labelled sets): commitments 1.00 / 1.00 / 12 of 12, constraints all 3
+    # larger blind-labelled sets): commitments 1.00 / 1.00 / 11 of 11, constraints all 3
     assert precision >= 0.9 and recall == 1.0
     assert exact == gold
 

@@ -78,6 +78,11 @@ class Figures(Counts):
 #: Commitment subtypes the set's definitions do not cover (the opening request, attempts
 #: that failed, stated causes, plans of attack): schemas_labelled.jsonl labels those.
 OUT_OF_SCOPE = frozenset({"requested", "tried", "found", "planned"})
+#: Attrs of a record the lifecycle retired on arrival as an event of another record: an
+#: undo ("I've cancelled the hold", ``undoes``) or a report that an earlier commitment was
+#: kept ("Done: the refund has been issued", ``reports``). The label guide counts neither
+#: as a commitment of its own; the events are on the records they name.
+EVENT_ATTRS = ("undoes", "reports")
 
 
 def score(outputs: Outputs) -> Figures:
@@ -87,7 +92,8 @@ def score(outputs: Outputs) -> Figures:
         for kind, key in KINDS.items():
             gold = row["gold"].get(key, [])
             mine = [r for r in records if r["kind"] == kind
-                    and r["subtype"] not in OUT_OF_SCOPE]
+                    and r["subtype"] not in OUT_OF_SCOPE
+                    and not any(a in r["attrs"] for a in EVENT_ATTRS)]
             for g in gold:
                 fig.gold[kind] += 1
                 hits = [r for r in mine if r["turn"] == g["turn"] + 1 and overlaps(r, g)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from extractors.dialogue.reports import alternatives
 from extractors.dialogue.tool_evidence import argument_values, reads_only
 from extractors.text.lexicon import terms, ties
 from scratchpad import Scratchpad
@@ -179,3 +180,43 @@ def test_a_yes_naming_one_offer_supersedes_the_others() -> None:
         got = {r.text: (r.subtype, r.status) for r in pad.records("t", kind="commitment")}
     assert next(v for k, v in got.items() if "PayPal" in k) == ("agreed", "active")
     assert next(v for k, v in got.items() if "transfer" in k)[1] == "superseded"
+
+
+def test_a_report_of_a_kept_promise_is_that_promise_not_a_new_grant() -> None:
+    """"Done: the refund of $94.80 has been issued" after "I'll refund the $94.80": the
+    promise is fulfilled there; the report is retired as its evidence."""
+    messages = [
+        {"role": "user", "content": "I was charged twice for the March invoice."},
+        {"role": "assistant", "content": "I'll refund the $94.80 duplicate to your Visa today."},
+        {"role": "user", "content": "Thanks, let me know."},
+        {"role": "assistant", "content": "Done: the refund of $94.80 has been issued to your "
+                                         "Visa."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        recs = pad.records("t", kind="commitment")
+    promise = next(r for r in recs if r.turn == 2)
+    assert promise.status == "fulfilled" and promise.status_turn == 4
+    for r in recs:
+        if r.turn == 4:
+            assert r.status == "superseded" and r.attrs["reports"] == [promise.id]
+
+
+def test_granting_one_of_several_alternatives_settles_the_offer() -> None:
+    """The list of slots nobody accepted gives way to the slot the agent then held."""
+    messages = [
+        {"role": "user", "content": "When can the courier pick the machine up?"},
+        {"role": "assistant", "content": "Our courier can collect on Tuesday 10:00-14:00, "
+                                         "Wednesday 14:00-18:00 or Thursday 14:00-18:00."},
+        {"role": "user", "content": "Tuesday's no good, I'm at work."},
+        {"role": "assistant", "content": "Would you like me to hold the Wednesday slot?"},
+        {"role": "user", "content": "Yes please."},
+        {"role": "assistant", "content": "Done: the Wednesday slot is held under reference "
+                                         "HLD-30417 until tomorrow afternoon."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        recs = {r.turn: r for r in pad.records("t", kind="commitment")}
+    assert recs[2].subtype == "offered" and recs[2].status == "superseded"
+    assert recs[6].subtype == "granted" and recs[6].status == "active"
+    assert [alt for alt in sorted(alternatives(recs[2].text))][:2] == ["10:00", "14:00"]

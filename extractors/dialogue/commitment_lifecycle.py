@@ -28,6 +28,15 @@ from extractors.dialogue.options import (
     others_superseded,
     picked_offer,
 )
+from extractors.dialogue.reports import (
+    DONE,
+    DONE_LEAD,
+    GENERIC_ACTS,
+    RECEIVED,
+    SELF_REPORT,
+    USER_DONE,
+    alternatives,
+)
 from extractors.dialogue.tool_evidence import (
     argument_values,
     reads_only,
@@ -62,32 +71,6 @@ CORRECTION = rx(
     r"that\s+should\s+be))\b",
     regex.IGNORECASE,
 )
-#: A sentence opening with a bare report ("Done — it's escalated ..."): each of its
-#: clauses reports an act done.
-DONE_LEAD = rx(r"^\W*(?:done|all\s+set|completed?|sorted|good\s+news)\b", regex.IGNORECASE)
-DONE = rx(
-    r"^\W*(?:done|all\s+set|completed?|sorted)\b|\b(?:has|have)\s+(?:now\s+)?been\s+\w+ed\b|"
-    r"\b(?:it|that|this|they)(?:['’]s|\s+is|['’]re|\s+are)\s+(?:now\s+)?\w+ed\b|"
-    r"\b(?:I|we)\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?\w+|\bis\s+now\s+\w+ed\b|"
-    r"\b(?:is|are)\s+(?:held|booked|issued|processed|sent|done|confirmed|reserved)\b",
-    regex.IGNORECASE,
-)
-#: The user says a promised thing reached them ("the e-ticket just arrived").
-RECEIVED = rx(
-    r"(?<!(?:n['’]t|\bnot|\bnever)\s+(?:yet\s+|still\s+)?)"  # "hasn't arrived" is the opposite
-    r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
-    r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
-    regex.IGNORECASE)
-#: A user reporting their own act done: "Sent.", "Done", "I've uploaded them".
-USER_DONE = rx(r"^\W*(?:done|sent|uploaded|submitted|posted|emailed|attached|signed)\b|"
-               r"\bI\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?(?:sent|uploaded|submitted|"
-               r"posted|emailed|attached|signed|called|booked|paid|done|checked|asked|"
-               r"forwarded|filled)\b|\bjust\s+(?:sent|uploaded|submitted|emailed)\b",
-               regex.IGNORECASE, linear=True)
-#: A report of the agent's own act ("I've emailed"): not a colleague's promise kept.
-SELF_REPORT = rx(r"\bI\s*(?:['’]ve|\s+have)\b", regex.IGNORECASE, linear=True)
-#: Verbs too common to tie a report to one promise ("I've sent ..." after "I'll send").
-GENERIC_ACTS = frozenset({"send", "make", "check", "look", "take", "give", "keep"})
 _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.PROMISED}
 _UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
              CommitmentSubtype.PROMISED}
@@ -154,10 +137,53 @@ class CommitmentLifecycle:
             older = [r for r in older if r.id not in touched]
             changes += self._revocations(turn, new, older)
             changes += self._corrections(turn, new, older)
+            touched = {c.record_id for c in changes}
+            changes += self._alternative_taken(turn, new, [r for r in older
+                                                           if r.id not in touched])
         # Any role fulfils: the agent reports it, a tool does it, the user says it arrived.
         touched = {c.record_id for c in changes}
-        changes += self._fulfilment(turn, [r for r in older if r.id not in touched])
-        return changes
+        kept = self._fulfilment(turn, [r for r in older if r.id not in touched])
+        return changes + kept + self._reports(turn, new, kept)
+
+    @staticmethod
+    def _alternative_taken(turn: TurnView, new: list[Record], older: list[Record]
+                           ) -> list[Change]:
+        """Settle an offer of alternatives nobody accepted once the agent grants one of
+        them: "the courier can collect on Tuesday, Wednesday or Thursday", then "the
+        Wednesday slot is held" -- the grant is the line now; the list is superseded."""
+        grants = [n for n in new if n.subtype == CommitmentSubtype.GRANTED]
+        out = []
+        for r in older:
+            if r.subtype != CommitmentSubtype.OFFERED or r.role != "assistant" \
+                    or r.attrs.get("accepted_turn") or isinstance(r.attrs.get("option"), int):
+                continue
+            choices = alternatives(r.text)
+            if len(choices) < 2:
+                continue
+            hit = next((n for n in grants if alternatives(n.text) & choices), None)
+            if hit is not None:
+                out.append(Change.status(r, Status.SUPERSEDED, turn, hit.start, hit.end,
+                                         note="one of its alternatives granted",
+                                         superseded_by=hit.id))
+        return out
+
+    @staticmethod
+    def _reports(turn: TurnView, new: list[Record], kept: list[Change]) -> list[Change]:
+        """Retire a grant that only reports an earlier commitment kept: "Done: the refund
+        of $94.80 has been issued" after "I'll refund it" is that promise fulfilled (its
+        evidence), not a second commitment (label guide: one record where the terms are
+        first stated). The record stays, superseded, with ``reports`` naming the kept ones."""
+        out = []
+        for n in new:
+            if n.subtype != CommitmentSubtype.GRANTED or n.role != "assistant":
+                continue
+            ids = [c.record_id for c in kept if c.evidence_start is not None
+                   and c.evidence_end is not None
+                   and c.evidence_start < n.end and n.start < c.evidence_end]
+            if ids:
+                out.append(Change.status(n, Status.SUPERSEDED, turn, n.start, n.end,
+                                         note="a report of a commitment kept", reports=ids))
+        return out
 
     def _acceptance(self, turn: TurnView, older: list[Record]) -> list[Change]:
         offers = [r for r in older
@@ -182,6 +208,10 @@ class CommitmentLifecycle:
                            evidence_end=b, note="accepted",
                            attrs={"accepted_turn": turn.number, "accepted_text": quote}),
                     *others_superseded(turn, listed or offers, [offer], (a, b))]
+        if last != turn.previous_by_role.get("assistant", last):
+            # the agent spoke again since ("Would you like me to hold it?"): a bare "yes"
+            # answers that, not the older offer; only a pick above can still name it
+            return []
         a, b = first_clause(turn.text)
         first = turn.text[a:b]
         named = money_value(first)

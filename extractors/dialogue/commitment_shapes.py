@@ -18,6 +18,12 @@ THIRD_PARTY = rx(
     r"(?:team|department|desk|manager|supervisor|engineer|technician|specialist|adjuster|"
     r"courier|colleague|agent|partner|lead|officer|assessor|inspector|admin|staff)s?"
     r"|they|he|she"
+    # "The dispensary will ring you", "the Faro branch will give it to you": a place or a
+    # service of ours doing something for the user
+    r"|(?:[Oo]ur|[Tt]he|[Tt]heir)\s+(?:[\w-]+\s+){0,2}[\w-]+(?=\s+will\s+(?:\w+\s+)?(?:call|ring|text|"
+    r"email|phone|contact|message|visit|send|give|get\s+back|reach\s+out|deliver|bring|"
+    r"collect|inspect|review|handle|process|confirm|arrange|book|issue|refund|repair|fix|"
+    r"replace|install)\b)"
     r"|(?!(?:It|This|That|There|These|Those|What|Which|Everything|Nothing|Something|"
     r"Anything|Here|Your|Yours|My|Our|The|Each|Every|All|Some|Any)\b)"
     r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}(?:\s+(?:from|in|at|on)\s+(?:the\s+|our\s+)?"

@@ -251,6 +251,9 @@ USER_DELIVERY = frozenset(stem(w) for w in """
 send email mail submit upload forward bring return post ship drop provide share sign fill
 pay transfer attach scan call text
 """.split())
+#: The user's elliptical promise: "Will do", "ok will do, thanks".
+WILL_DO = rx(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yep|thanks)\W+)?will\s+do\b", regex.IGNORECASE,
+             linear=True)
 USER_RULES: tuple[Rule, ...] = (
     Rule("you_agreed", CommitmentSubtype.CLAIMED, 0.75,
          lambda f, t, c: f.person in {2, 3} and f.subject not in _S_ENT
@@ -260,6 +263,9 @@ USER_RULES: tuple[Rule, ...] = (
     Rule("user_will_deliver", CommitmentSubtype.PROMISED, 0.65,
          lambda f, t, c: _first(f) and f.modal == "will" and f.verb in USER_DELIVERY
          and not f.negated and not c.question),
+    # "Will do." / "ok, will do": an elliptical yes to what the agent asked them to do
+    Rule("will_do", CommitmentSubtype.PROMISED, 0.6,
+         lambda f, t, c: not c.question and bool(WILL_DO.match(t))),
     # "I'll ask Priya to review it", "I'll decide before the 28th": the user binds
     # themselves to an act (not "I'll take it", "I'll wait")
     Rule("user_will", CommitmentSubtype.PROMISED, 0.6,

@@ -1,0 +1,47 @@
+"""Reports of acts done, as later turns word them: the agent's "Done —", "I've emailed
+it", "it's escalated"; the user's "Sent.", "the e-ticket just arrived"; and the weekdays,
+times and amounts that tell the alternatives of one offer apart. Data for the fulfilment
+rules of :mod:`extractors.dialogue.commitment_lifecycle`."""
+
+from __future__ import annotations
+
+import regex
+
+from extractors.text.guard import rx
+
+#: A sentence opening with a bare report ("Done — it's escalated ..."): each of its
+#: clauses reports an act done.
+DONE_LEAD = rx(r"^\W*(?:done|all\s+set|completed?|sorted|good\s+news)\b", regex.IGNORECASE)
+DONE = rx(
+    r"^\W*(?:done|all\s+set|completed?|sorted)\b|\b(?:has|have)\s+(?:now\s+)?been\s+\w+ed\b|"
+    r"\b(?:it|that|this|they)(?:['’]s|\s+is|['’]re|\s+are)\s+(?:now\s+)?\w+ed\b|"
+    r"\b(?:I|we)\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?\w+|\bis\s+now\s+\w+ed\b|"
+    r"\b(?:is|are)\s+(?:held|booked|issued|processed|sent|done|confirmed|reserved)\b",
+    regex.IGNORECASE,
+)
+#: The user says a promised thing reached them ("the e-ticket just arrived").
+RECEIVED = rx(
+    r"(?<!(?:n['’]t|\bnot|\bnever)\s+(?:yet\s+|still\s+)?)"  # "hasn't arrived" is the opposite
+    r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
+    r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
+    regex.IGNORECASE)
+#: A user reporting their own act done: "Sent.", "Done", "I've uploaded them".
+USER_DONE = rx(r"^\W*(?:done|sent|uploaded|submitted|posted|emailed|attached|signed)\b|"
+               r"\bI\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?(?:sent|uploaded|submitted|"
+               r"posted|emailed|attached|signed|called|booked|paid|done|checked|asked|"
+               r"forwarded|filled)\b|\bjust\s+(?:sent|uploaded|submitted|emailed)\b",
+               regex.IGNORECASE, linear=True)
+#: A report of the agent's own act ("I've emailed"): not a colleague's promise kept.
+SELF_REPORT = rx(r"\bI\s*(?:['’]ve|\s+have)\b", regex.IGNORECASE, linear=True)
+#: What tells alternatives of one offer apart: a weekday, a clock time, an amount.
+ALTERNATIVE = rx(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}:\d\d)\b|"
+                 r"[€$£]\s?\d(?:[\d,.]*\d)?", regex.IGNORECASE, linear=True)
+
+
+def alternatives(text: str) -> set[str]:
+    """The weekdays, times and amounts ``text`` names, lower-cased."""
+    return {m.group().lower() for m in ALTERNATIVE.finditer(text)}
+
+
+#: Verbs too common to tie a report to one promise ("I've sent ..." after "I'll send").
+GENERIC_ACTS = frozenset({"send", "make", "check", "look", "take", "give", "keep"})
