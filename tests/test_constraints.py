@@ -74,6 +74,14 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("Delivery has to be on a weekday.", "requirement"),
     ("you said it was free, so please make sure it's on the invoice.", "requirement"),
     ("I'd like a refund to my card.", "requirement"),
+    # a thing of the work that must not change; what nothing may do; what the change needs
+    ("The public API of NotificationService has to stay exactly the same.", "requirement"),
+    ("Output JSON has to stay byte-identical.", "requirement"),
+    ("nothing in the commit message or branch name may mention traversal.", "prohibition"),
+    ("it needs a regression test.", "requirement"),
+    ("Fine, but please keep it to a single commit.", "requirement"),
+    # a bare refusal of one thing
+    ("Not paying more.", "prohibition"),
 ])
 def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]
@@ -84,6 +92,10 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "Don't worry about the floor after all.",
     "I'd like to book a table.",  # a task, not a standing condition
     "Can you check the order?",
+    "Not really.",  # an answer, not a refusal of anything
+    "Not yet.",
+    "It has been a terrible week.",
+    "The app keeps crashing when I open it.",
 ])
 def test_not_constraints_either(text: str, nlp) -> None:
     assert analyze_constraints(turn(text), nlp(text)) == []

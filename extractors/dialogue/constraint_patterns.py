@@ -70,6 +70,27 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?P<x>(?:it|this|that|(?:the|my|our)\s+[`'\w-]+(?:\s+[`'\w-]+)?|[A-Za-z]\w+))\s+"
         r"(?:must|has\s+to|"
         r"have\s+to|needs\s+to|should)\s+(?:be\s+)?(?P<rest>\w.*)$", _I)),
+    # "The public API of NotificationService has to stay exactly the same", "Output JSON
+    # has to stay byte-identical": a thing of the work that must not change
+    Pattern("must_stay", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"^(?:(?:and|but|also)\s+)?(?P<x>(?!(?:I|you|we|he|she|they)\b)[\w`'./()-]+"
+        r"(?:\s+[\w`'./()-]+){0,5}?)\s+(?:must|has\s+to|have\s+to|needs?\s+to|should)\s+"
+        r"(?:stay|remain|keep)\b(?P<rest>.*)$", _I)),
+    # "nothing in the commit message may mention traversal", "no test may hit the network"
+    Pattern("nothing_may", ConstraintSubtype.PROHIBITION, 0.7, rx(
+        r"^(?:(?:and|but|also)\s+)?(?:nothing|none|no\s+[\w-]+)\b[^.;!?]{0,80}?\s+"
+        r"(?:may|can|must|should|is\s+allowed\s+to|gets\s+to)\s+(?P<rest>\w.*)$", _I)),
+    # "it needs a regression test", "it needs to pass on 3.9 too": what the change requires
+    Pattern("it_needs", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"^(?:(?:and|but|also)\s+)?(?:it|this|the\s+(?:fix|change|patch|PR))\s+needs\s+"
+        r"(?P<rest>(?:an?\s+[\w-]+\s+(?:test|tests|entry|note|flag)|to\s+(?:pass|run|work|"
+        r"build|support|stay|keep|include|have)\b).*)$", _I)),
+    # "Not paying more.", "just not the 23rd": a bare refusal of one thing
+    Pattern("bare_not", ConstraintSubtype.PROHIBITION, 0.6, rx(
+        r"^(?:(?:but|and|just|only|oh,?)\s+)*not\s+(?!(?:really|yet|sure|now|quite|much|"
+        r"exactly|at\s+all|bad|great|good|that\s+I\s+know|me|a\s+problem|a\s+big\s+deal|"
+        r"to\s+worry)\b)(?P<rest>(?:the\s+|on\s+|before\s+|after\s+)?[\w'’-]+"
+        r"(?:\s+[\w'’-]+)?)\W*$", _I)),
     Pattern("i_must_be", ConstraintSubtype.REQUIREMENT, 0.7, rx(
         r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
         r"have)\b(?P<rest>.+)$", _I)),
@@ -77,7 +98,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:^|\b(?:so|and|but)\s+)(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
         r"(?P<rest>.+)$", _I)),
     Pattern("keep_state", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"(?:^|\b(?:but|and|just|also)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
+        r"(?:^|\b(?:but|and|just|also|please)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
         r"the\s+loop))(?P<rest>(?:it|this|that|them|everything|"
         r"[\w'’`-]+(?:\s+[\w'’`-]+)?)(?:\s+[\w.()/`'’-]+){1,4}?)"
         r"(?:\s*[,;]|$)",
