@@ -19,13 +19,16 @@ from extractors.trained.train import train
 
 def test_the_model_reads_shapes_not_figures() -> None:
     assert normalize("Refund of €1,240 by 3 May") == "refund of €9,999 by 9 may"
+    # and who says it: a token no sentence contains
+    assert normalize("I'll send it", "user") == "zzuser i'll send it"
+    assert normalize("I'll send it", "assistant") == "zzagent i'll send it"
 
 
 def test_the_shipped_model_loads_from_the_package() -> None:
     scorer = ActScorer.shipped()
     assert scorer is not None
     ask, grant = scorer.scores(["Can I have your account number?",
-                                "I've waived the late fee for this month."])
+                                "I've waived the late fee for this month."], "assistant")
     assert ask["ASK"] > 0.5 > ask["GRANT"]
     assert grant["GRANT"] > 0.5 > grant["ASK"]
 
@@ -52,7 +55,7 @@ class Fixed:
     def __init__(self, **scores: float) -> None:
         self.given = {label: scores.get(label, 0.0) for label in acts.LABELS}
 
-    def scores(self, sentences: list[str]) -> list[dict[str, float]]:
+    def scores(self, sentences: list[str], role: str | None = None) -> list[dict[str, float]]:
         return [dict(self.given) for _ in sentences]
 
 

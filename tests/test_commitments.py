@@ -154,6 +154,33 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     assert [(c.subtype, c.attrs.get("actor")) for c in cands] == [("promised", actor)]
 
 
+@pytest.mark.parametrize("text, subtype", [
+    # clefts: what the agent can do, has done, cannot do
+    ("What I can do is make it valid for 90 days instead of 30.", "offered"),
+    ("What I have done is put a 10% code on your account.", "granted"),
+    ("What I can't do is promise approval by a specific day.", "declined"),
+    # impossibilities without "I"
+    ("Permit fees aren't refundable once the review has started.", "declined"),
+    ("There's no way to avoid that without the last id.", "declined"),
+    ("Sorry, there's nothing to refund for that month.", "declined"),
+    # done, announced without "I": a longer subject, a bare participle, an approval
+    ("The £612.40 collection scheduled for 2 May has been cancelled.", "granted"),
+    ("Refund RF-SH-9012 for €13.99 is issued.", "granted"),
+    ("Sent to t.wrobel@outlook.ie.", "granted"),
+    ("My supervisor Rafael has approved a goodwill credit of £30.", "granted"),
+])
+def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None:
+    assert [s for s, _ in found(text, nlp)] == [subtype]
+
+
+@pytest.mark.parametrize("text", [
+    "What I can see is a refund from last week.",  # a cleft about what the agent sees
+    "Has the parcel been sent to the right address?",
+])
+def test_not_commitments_either(text: str, nlp) -> None:
+    assert found(text, nlp) == []
+
+
 def test_a_thing_that_will_change_is_no_third_party(nlp) -> None:
     text = "The price will go up in March."
     assert analyze(turn(text), nlp(text)) == []

@@ -72,8 +72,8 @@ class ActClauses:
         if not spans:
             return []
         out = []
-        for (start, end), scores in zip(spans, self._scorer.scores([text[s:e] for s, e in spans]),
-                                        strict=True):
+        scored = self._scorer.scores([text[s:e] for s, e in spans], turn.role)
+        for (start, end), scores in zip(spans, scored, strict=True):
             found = self._candidate(turn, start, end, scores)
             if found is not None:
                 out.append(found)

@@ -42,19 +42,24 @@ EXPECTED_TIME = rx(
 #: such fare", "the fare is non-refundable").
 IMPOSSIBLE = rx(
     r"\b(?:(?:is|are|was)\s*n['’]?o?t\s+(?:possible|allowed|permitted|something\s+(?:we|I)\s+can)|"
-    r"not\s+possible|impossible|there\s+(?:is|are)\s+no\s+(?:such|way)|non-refundable|"
-    r"(?:is|are)\s+not\s+(?:refundable|transferable|eligible))\b",
+    r"not\s+possible|impossible|there(?:\s+(?:is|are)|['’]s)\s+no\s+(?:such|way)|"
+    r"there(?:\s+is|['’]s)\s+nothing\s+(?:to|we\s+can|I\s+can)|non-refundable|"
+    r"(?:is|are)(?:n['’]t|\s+not)\s+(?:refundable|transferable|eligible))\b",
     regex.IGNORECASE, linear=True)
 #: Something done, announced without "I": "PR #412 is up", "the correction is done",
 #: "Committed as 3e1a9f4 on fix/x".
 DONE_STATE = rx(
     r"^(?:(?:and|so|ok(?:ay)?|great|good\s+news|done|all\s+set)\s*[,:—–-]?\s+)?(?:"
-    r"(?:the\s+|your\s+)?[\w#.-]+(?:\s+[\w#.-]+){0,3}\s+(?:is|are|has\s+been|have\s+been)\s+"
+    r"(?:the\s+|your\s+)?[\w#.€$£-]+(?:\s+[\w#.€$£-]+){0,6}?\s+(?:is|are|has\s+been|have\s+been)\s+"
     r"(?:now\s+)?(?:done|up|live|merged|in\s+place|sorted|fixed|applied|approved|issued|"
     r"processed|reset|restored|unlocked|reactivated|held|booked|reserved|"
     r"confirmed|arranged|activated|cancell?ed|sent|set\s+up|switched|changed|extended|"
     r"moved|credited|refunded|waived)\b"
-    r"|(?:committed|pushed|merged|deployed|published|reverted|tagged|released)\s+(?:as|to|on|in)\b)",
+    r"|(?:committed|pushed|merged|deployed|published|reverted|tagged|released)\s+(?:as|to|on|in)\b"
+    # "Sent to t.wrobel@outlook.ie.", "Emailed to accounts@...": a bare participle report
+    r"|(?:sent|emailed|forwarded|posted|mailed)\s+(?:it\s+|them\s+)?to\b"
+    # "My supervisor Rafael has approved a goodwill credit": approved on our side
+    r"|[^,;]{0,60}?\b(?:has|have|['’]s)\s+(?:now\s+)?approved\b)",
     regex.IGNORECASE, linear=True)
 #: "<a figure>, not <another>": the second is a number, an amount or a date.
 VALUE_NOT = rx(r"(?:[€$£]\s?\d|\d)[^,;]{0,30},?\s+not\s+(?:the\s+)?(?:[€$£~]\s?\d|\d|"
@@ -67,4 +72,10 @@ CORRECTING = rx(r"\b(?:sorry|apolog\w+|correction|correct(?:ed|ing)?|mistake|my\
 #: $40" -- a time cue alone does not make it a promise.
 MEASURE = rx(r"\b(?:will|should|['’]ll)\s+be\s+(?:just\s+)?(?:around|about|roughly|"
              r"approximately|under|over|less|more|\d|[$€£])", regex.IGNORECASE, linear=True)
-
+#: A cleft that states what the agent can do, has done or cannot do: "What I can do is
+#: make it valid for 90 days", "What I have done is put a code on your account", "What I
+#: can't do is promise approval by a date".
+CLEFT = rx(r"^(?:(?:so|but|and|however|instead),?\s+)?what\s+(?:I|we)(?P<act>\s+can(?:['’]t|not|"
+           r"\s+not)?\s+(?:do|offer)|['’]ve\s+done|\s+have\s+done|\s+did)\s+(?:for\s+you\s+)?"
+           r"is\b",
+           regex.IGNORECASE, linear=True)

@@ -52,6 +52,7 @@ import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitment_shapes import (
+    CLEFT,
     DONE_STATE,
     EXPECTED_TIME,
     IMPOSSIBLE,
@@ -180,7 +181,25 @@ def _first(f: Features) -> bool:
     return f.person == 1
 
 
+def _cleft(text: str) -> str | None:
+    """The subtype a cleft states: offered, granted or declined (see ``CLEFT``)."""
+    m = CLEFT.match(text)
+    if m is None:
+        return None
+    act = m.group("act").strip().lower()
+    if "n't" in act or "n’t" in act or "not" in act:
+        return CommitmentSubtype.DECLINED
+    return CommitmentSubtype.OFFERED if act.startswith("can") else CommitmentSubtype.GRANTED
+
+
 RULES: tuple[Rule, ...] = (
+    # "What I can do is ...", "What I've done is ...", "What I can't do is ..."
+    Rule("cleft_offer", CommitmentSubtype.OFFERED, 0.75,
+         lambda f, t, c: not c.question and _cleft(t) == CommitmentSubtype.OFFERED),
+    Rule("cleft_done", CommitmentSubtype.GRANTED, 0.75,
+         lambda f, t, c: not c.question and _cleft(t) == CommitmentSubtype.GRANTED),
+    Rule("cleft_cannot", CommitmentSubtype.DECLINED, 0.75,
+         lambda f, t, c: not c.question and _cleft(t) == CommitmentSubtype.DECLINED),
     # "I agree to the €60 partial refund", "Agreed on the aliases: ..."
     Rule("first_person_agree_to", CommitmentSubtype.AGREED, 0.8,
          lambda f, t, c: not c.question and not f.negated and bool(AGREE_TO.match(t))),

@@ -14,7 +14,9 @@ CONSTRAINT states how the task must be done (a user's requirement or prohibition
 ========== =====================================================================
 
 The model reads a normalized sentence (:func:`normalize`: lower case, digits as ``9``)
-so that it learns shapes, not figures. It is trained by :mod:`extractors.trained.train`
+so that it learns shapes, not figures, after a token naming who says it (``zzuser`` or
+``zzagent``): "I'll send it tonight" binds the user in a user turn and the agent in an
+agent turn, and only users state constraints. It is trained by :mod:`extractors.trained.train`
 (``make train``) and loaded once per process, lazily, from ``acts_model/`` beside this
 module; without that directory :func:`load` returns None and the rules run alone.
 """
@@ -35,9 +37,15 @@ MODEL_DIR = Path(__file__).with_name("acts_model")
 MAX_CHARS = 600
 
 
-def normalize(sentence: str) -> str:
-    """What the model reads of a sentence: lower case, every digit ``9``."""
-    return "".join("9" if ch.isdigit() else ch for ch in sentence[:MAX_CHARS].lower())
+#: The word that tells the model who says the sentence (no English word looks like it).
+ROLE_TOKEN = {"user": "zzuser", "assistant": "zzagent"}
+
+
+def normalize(sentence: str, role: str | None = None) -> str:
+    """What the model reads of a sentence: lower case, every digit ``9``, after the
+    speaker's token when ``role`` is given."""
+    text = "".join("9" if ch.isdigit() else ch for ch in sentence[:MAX_CHARS].lower())
+    return f"{ROLE_TOKEN[role]} {text}" if role in ROLE_TOKEN else text
 
 
 @lru_cache(maxsize=1)
@@ -62,7 +70,8 @@ class ActScorer:
         nlp = load()
         return cls(nlp) if nlp is not None else None
 
-    def scores(self, sentences: Sequence[str]) -> list[dict[str, float]]:
+    def scores(self, sentences: Sequence[str], role: str | None = None
+               ) -> list[dict[str, float]]:
         """Each sentence's score per label (0 to 1), in order."""
-        docs = self._nlp.pipe(normalize(s) for s in sentences)
+        docs = self._nlp.pipe(normalize(s, role) for s in sentences)
         return [{label: float(doc.cats.get(label, 0.0)) for label in LABELS} for doc in docs]

@@ -89,7 +89,7 @@ def labelled_examples(paths: Iterable[Path]) -> list[Example]:
                     for t, s, e, label in items:
                         if t == turn and label in taught and s < end and start < e:
                             cats[label] = 1.0
-                    out.append((normalize(text[start:end]), cats))
+                    out.append((normalize(text[start:end], message.get("role")), cats))
     return out
 
 
@@ -126,7 +126,7 @@ def sgd_examples(path: Path) -> list[Example]:
         # Fillmore on March 13th") and its user INFORM a search slot: neither is what the
         # label guide calls an offer or a constraint, so those labels stay missing here
         cats = {label: float(label in found) for label in LABELS if label in WEAK_LABELS}
-        out.append((normalize(row["text"]), cats))
+        out.append((normalize(row["text"], row["role"]), cats))
     return out
 
 
