@@ -220,3 +220,53 @@ def test_granting_one_of_several_alternatives_settles_the_offer() -> None:
     assert recs[2].subtype == "offered" and recs[2].status == "superseded"
     assert recs[6].subtype == "granted" and recs[6].status == "active"
     assert [alt for alt in sorted(alternatives(recs[2].text))][:2] == ["10:00", "14:00"]
+
+
+def test_a_submitted_request_is_the_act_done() -> None:
+    """Filing an appeal is done when the system says it was submitted."""
+    messages = [
+        {"role": "user", "content": "The course had no instructor for three weeks."},
+        {"role": "assistant", "content": "I'll file a tuition appeal on your behalf today."},
+        call(1, "file_tuition_appeal", reason="missing instructor"),
+        result(1, {"appeal_id": "TA-2025-0918", "status": "submitted"}),
+    ]
+    assert statuses(messages, "commitment") == {
+        "I'll file a tuition appeal on your behalf today": "fulfilled"}
+
+
+def test_what_a_tool_result_shows_done_fulfils_the_promise() -> None:
+    """The booked time is in the result, not in the arguments."""
+    messages = [
+        {"role": "user", "content": "Can the children be seen on Tuesday?"},
+        {"role": "assistant", "content": "I'll book the three of you for Tuesday at 16:00."},
+        call(1, "schedule_visit", patients=["Leo", "Sofia", "Ana"]),
+        result(1, {"status": "booked", "time": "16:00", "ref": "TC-4471"}),
+    ]
+    assert statuses(messages, "commitment") == {
+        "I'll book the three of you for Tuesday at 16:00": "fulfilled"}
+
+
+def test_the_user_reporting_an_email_or_their_own_act_fulfils_it() -> None:
+    messages = [
+        {"role": "user", "content": "I'm moving out on the 28th."},
+        {"role": "assistant", "content": "Marek in our Home Move team will email you to "
+                                         "confirm the final reading date."},
+        {"role": "user", "content": "ok, I'll upload the meter photos tonight."},
+        {"role": "assistant", "content": "Thanks."},
+        {"role": "user", "content": "got marek's email this morning. I uploaded the photos "
+                                    "last night too."},
+    ]
+    got = statuses(messages, "commitment")
+    assert got["Marek in our Home Move team will email you to confirm the final reading "
+               "date"] == "fulfilled"
+    assert got["I'll upload the meter photos tonight"] == "fulfilled"
+
+
+def test_a_report_of_the_work_done_meets_a_requirement() -> None:
+    messages = [
+        {"role": "user", "content": "Please send the corrected invoice to "
+                                    "accounts@halvorsen-ark.no rather than to me."},
+        {"role": "assistant", "content": "Done: the corrected invoice went to "
+                                         "accounts@halvorsen-ark.no."},
+    ]
+    assert set(statuses(messages, "constraint").values()) == {"satisfied"}

@@ -387,13 +387,15 @@ class CommitmentLifecycle:
         return []
 
     def _done_by_tool(self, turn: TurnView, pending: list[Record]) -> list[Change]:
-        """A successful action tool fulfils what its name or arguments name: ``cancel_hold``
-        for "I'll cancel the hold", ``change_booking(train="FR 9519")`` for the agreed
-        move to FR 9519. A tool that only reads (``get_order``) fulfils nothing."""
+        """A successful action tool fulfils what its name, its arguments or its result name:
+        ``cancel_hold`` for "I'll cancel the hold", ``change_booking(train="FR 9519")`` for
+        the agreed move to FR 9519. A tool that only reads (``get_order``) or whose result
+        waits for someone (``"status": "pending_approval"``) fulfils nothing."""
         if tool_failed(turn.text) or tool_pending(turn.text) or reads_only(turn.tool_name):
             return []
         keys = word_stems(turn.tool_name)
-        done = terms(argument_values(turn.tool_arguments))
+        # what was asked for and what came back: book(time="16:00") or {"time": "16:00"}
+        done = terms(argument_values(turn.tool_arguments)) | terms(argument_values(turn.text))
         out = []
         for r in pending:
             if r.attrs.get("actor") not in (None, "assistant"):

@@ -22,6 +22,7 @@ import regex
 from extractors.base import Candidate, Change, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
 from extractors.dialogue.constraint_patterns import PATTERNS
+from extractors.dialogue.reports import DONE, DONE_LEAD
 from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.records import CommitmentSubtype, ConstraintSubtype, Kind, Record, Status
 from extractors.text import guard
@@ -264,9 +265,38 @@ class ConstraintLifecycle:
         once = [r for r in older if not STANDING.search(r.text)]
         if turn.role == "assistant":
             met = self._satisfied(turn, [r for r in new if r.kind == Kind.COMMITMENT], once)
+            met += self._kept(turn, [r for r in once if r.id not in {c.record_id for c in met}])
             done = {c.record_id for c in met}
-            return met + self._kept(turn, [r for r in once if r.id not in done])
+            return met + self._reported(turn, [r for r in once if r.id not in done])
         return self._done_by_tool(turn, once)
+
+    @staticmethod
+    def _reported(turn: TurnView, older: list[Record]) -> list[Change]:
+        """An agent report of the work done that names what a requirement or preference
+        asked for meets it: "Done — the refund went to the card ending 4471" for "card
+        please, not credit", "Sent to accounts@..." for "send it to accounts@..."."""
+        pending = [r for r in older if r.status == Status.ACTIVE.value
+                   and r.subtype != ConstraintSubtype.PROHIBITION]
+        if not pending:
+            return []
+        out: list[Change] = []
+        led: set[int] = set()
+        for clause in clauses(turn.text):
+            ctext = turn.text[clause.start:clause.end]
+            if clause.question:
+                continue
+            if DONE_LEAD.search(ctext):
+                led.add(clause.sentence)
+            if FUTURE.search(ctext) or not (clause.sentence in led or DONE.search(ctext)):
+                continue
+            said = terms(ctext)
+            for r in pending:
+                if r.id not in {c.record_id for c in out} and terms(r.text) & said:
+                    out.append(Change.status(r, Status.SATISFIED, turn, clause.start,
+                                             clause.end, note=f"done, turn {turn.number}",
+                                             satisfied_turn=turn.number,
+                                             satisfied_text=ctext))
+        return out
 
     def _done_by_tool(self, turn: TurnView, older: list[Record]) -> list[Change]:
         """A successful action tool whose arguments carry what a requirement or a

@@ -23,13 +23,17 @@ DONE = rx(
 RECEIVED = rx(
     r"(?<!(?:n['’]t|\bnot|\bnever)\s+(?:yet\s+|still\s+)?)"  # "hasn't arrived" is the opposite
     r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
-    r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)(?:got|received)\s+(?:it|them|the)|showed\s+up)\b",
+    r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)?(?:got|received)\s+(?:it|them|the|your|"
+    r"(?:[\w-]+['’]s\s+)?(?:e-?mail|text|sms|call|letter|message|code|link|parcel|refund))|"
+    r"showed\s+up|turned\s+up)\b",
     regex.IGNORECASE)
 #: A user reporting their own act done: "Sent.", "Done", "I've uploaded them".
 USER_DONE = rx(r"^\W*(?:done|sent|uploaded|submitted|posted|emailed|attached|signed)\b|"
                r"\bI\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?(?:sent|uploaded|submitted|"
                r"posted|emailed|attached|signed|called|booked|paid|done|checked|asked|"
-               r"forwarded|filled)\b|\bjust\s+(?:sent|uploaded|submitted|emailed)\b",
+               r"forwarded|filled)\b|\bjust\s+(?:sent|uploaded|submitted|emailed)\b|"
+               r"\bI\s+(?:just\s+|already\s+)?(?:sent|uploaded|submitted|emailed|posted|"
+               r"attached|signed|called|paid|forwarded)\b",
                regex.IGNORECASE, linear=True)
 #: A report of the agent's own act ("I've emailed"): not a colleague's promise kept.
 SELF_REPORT = rx(r"\bI\s*(?:['’]ve|\s+have)\b", regex.IGNORECASE, linear=True)

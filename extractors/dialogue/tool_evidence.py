@@ -1,10 +1,11 @@
 """Tool evidence: what a tool call did, read from its name, its arguments and its result.
 
-A tool call is evidence through its argument *values* only: the keys name the tool's
-schema ("seat_preference"), the values say what was asked for ("quiet"); the values are
-then tied to an earlier commitment or constraint by the terms they share
-(:func:`extractors.text.lexicon.terms`). A call whose name says it only reads fulfils
-nothing; a result that reports a failure proves nothing done.
+A tool call is evidence through its argument *values* (and, for a commitment, its
+result's values): the keys name the tool's schema ("seat_preference"), the values say what
+was asked for ("quiet") or done ("16:00"); the values are then tied to an earlier
+commitment or constraint by the terms they share (:func:`extractors.text.lexicon.terms`).
+A call whose name says it only reads fulfils nothing; a result that reports a failure, or
+that the act waits for someone, proves nothing done.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ TOOL_FAILURE = rx(r"\b(?:error|fail(?:ed|ure)?|denied|invalid|not\s+found)\b|"
                              regex.IGNORECASE)
 
 #: What a tool result says when the act is only requested: it waits for someone else.
-TOOL_PENDING = rx(r"\"status\"\s*:\s*\"(?:pending|queued|awaiting|requested|submitted|"
-                  r"in[_ ]progress|open|new)\w*\"", regex.IGNORECASE)
+TOOL_PENDING = rx(r"\"status\"\s*:\s*\"(?:pending|queued|awaiting|in[_ ]progress)\w*\"",
+                  regex.IGNORECASE)
 
 
 def _values(node: Any) -> Iterator[str]:
