@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from extractors.base import Candidate, Needs, TurnView
-from extractors.dialogue.commitments import IF_CLAUSE, TRAILING_IF, hypothetical
+from extractors.dialogue.commitments import IF_CLAUSE, QUOTED, TRAILING_IF, hypothetical
 from extractors.records import Kind
 from extractors.text.guard import rx
 from extractors.text.sentences import sentences
@@ -72,7 +72,10 @@ class ActClauses:
         if not spans:
             return []
         out = []
-        scored = self._scorer.scores([text[s:e] for s, e in spans], turn.role)
+        # quoted words are someone else's ("Our terms say 'we will refund'"): the model
+        # reads the sentence with them masked
+        scored = self._scorer.scores([QUOTED.sub(" quote ", text[s:e]) for s, e in spans],
+                                     turn.role)
         for (start, end), scores in zip(spans, scored, strict=True):
             found = self._candidate(turn, start, end, scores)
             if found is not None:

@@ -47,7 +47,7 @@ from extractors.records import CommitmentSubtype, Kind, Record, Status
 from extractors.text.clause_features import read
 from extractors.text.clauses import clauses
 from extractors.text.guard import rx
-from extractors.text.lexicon import terms, ties, word_stems
+from extractors.text.lexicon import is_specific, terms, ties, word_stems
 from extractors.text.nlp import doc_of
 from extractors.values.amounts import money_value
 
@@ -394,8 +394,10 @@ class CommitmentLifecycle:
         if tool_failed(turn.text) or tool_pending(turn.text) or reads_only(turn.tool_name):
             return []
         keys = word_stems(turn.tool_name)
-        # what was asked for and what came back: book(time="16:00") or {"time": "16:00"}
-        done = terms(argument_values(turn.tool_arguments)) | terms(argument_values(turn.text))
+        # what was asked for, and the codes and times that came back ({"time": "16:00"}):
+        # a short number of a result ties nothing ("30" in "2026-11-30" is no "day 30")
+        done = terms(argument_values(turn.tool_arguments)) | {
+            t for t in terms(argument_values(turn.text)) if is_specific(t) and len(t) >= 4}
         out = []
         for r in pending:
             if r.attrs.get("actor") not in (None, "assistant"):
