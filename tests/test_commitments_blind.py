@@ -1,11 +1,12 @@
 """Commitments and constraints on conversations nobody here wrote the rules against
 (``tests/data/commitments_blind.jsonl``: written and labelled blind from
-``tests/data/commitments_guide.md`` only, split once by conversation).
+``tests/data/commitments_guide.md`` only, in three batches, each split once by
+conversation; the third and second batches went to train and dev only).
 
 * ``train``: may teach the act model (``make train``) and be read while changing rules;
 * ``dev``: read while changing rules and choosing the act model's thresholds;
-* ``test``: **frozen** -- scored only to report (here, and in the README), never read
-  while changing rules or features.
+* ``test`` (25 conversations of the first batch): **frozen** -- scored only to report
+  (here, and in the README), never read while changing rules or features.
 
 Scoring is that of ``tests/test_commitments_labelled.py`` (same-turn overlap; end subtype
 and status of each found item). A user's claim about what the agent said is not a
@@ -41,11 +42,10 @@ FLOORS: dict[str, dict[tuple[str, str], float]] = {
             ("commitment", "status"): 0.67,
             ("constraint", "recall"): 0.79, ("constraint", "precision"): 0.78,
             ("constraint", "status"): 0.42},
-    "test": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.72,
-             ("commitment", "status"): 0.64,
-             ("constraint", "recall"): 0.66, ("constraint", "precision"): 0.75,
+    "test": {("commitment", "recall"): 0.83, ("commitment", "precision"): 0.72,
+             ("commitment", "status"): 0.67,
+             ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.68,
              ("constraint", "status"): 0.53},
-}
 
 
 def split_of(outputs: Outputs, split: str) -> Outputs:
