@@ -46,6 +46,7 @@ FLOORS: dict[str, dict[tuple[str, str], float]] = {
              ("commitment", "status"): 0.67,
              ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.68,
              ("constraint", "status"): 0.53},
+}
 
 
 def split_of(outputs: Outputs, split: str) -> Outputs:
