@@ -1,7 +1,7 @@
 """Commitments and constraints on conversations nobody here wrote the rules against
 (``tests/data/commitments_blind.jsonl``: written and labelled blind from
-``tests/data/commitments_guide.md`` only, in three batches, each split once by
-conversation; the third and second batches went to train and dev only).
+``tests/data/commitments_guide.md`` only, in four batches, each split once by
+conversation; the later batches went to train and dev only).
 
 * ``train``: may teach the act model (``make train``) and be read while changing rules;
 * ``dev``: read while changing rules and choosing the act model's thresholds;
@@ -38,13 +38,13 @@ SPLITS = ("train", "dev", "test")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.84,
+    "dev": {("commitment", "recall"): 0.78, ("commitment", "precision"): 0.84,
             ("commitment", "status"): 0.67,
             ("constraint", "recall"): 0.79, ("constraint", "precision"): 0.78,
-            ("constraint", "status"): 0.42},
+            ("constraint", "status"): 0.45},
     "test": {("commitment", "recall"): 0.83, ("commitment", "precision"): 0.72,
              ("commitment", "status"): 0.67,
-             ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.68,
+             ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.73,
              ("constraint", "status"): 0.53},
 }
 
