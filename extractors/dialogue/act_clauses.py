@@ -26,7 +26,7 @@ from extractors.trained.acts import ActScorer
 NAME = "acts.textcat.v1"
 #: Scores from which a sentence becomes a candidate, per label (chosen on the dev split
 #: of ``commitments_blind.jsonl``; see the README's figures).
-THRESHOLDS = {"OFFER": 0.5, "PROMISE": 0.3, "GRANT": 0.5, "DECLINE": 0.3, "CONSTRAINT": 0.4}
+THRESHOLDS = {"OFFER": 0.5, "PROMISE": 0.3, "GRANT": 0.5, "DECLINE": 0.3, "CONSTRAINT": 0.5}
 #: A user's own promise needs more: "I'll have 0 bags" states a need, not an act.
 USER_PROMISE = 0.7
 #: The agent's acts and the commitment subtype each gives.
