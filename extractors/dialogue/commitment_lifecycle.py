@@ -29,13 +29,12 @@ from extractors.dialogue.options import (
     picked_offer,
 )
 from extractors.dialogue.reports import (
-    DONE,
-    DONE_LEAD,
     GENERIC_ACTS,
     RECEIVED,
     SELF_REPORT,
     USER_DONE,
     alternatives,
+    reported_clauses,
 )
 from extractors.dialogue.tool_evidence import (
     argument_values,
@@ -75,6 +74,8 @@ _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubty
 _UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
              CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
+
+
 def _about_same(a: Record, b: Record) -> bool:
     if a.label and b.label:
         return bool(word_stems(a.label) & word_stems(b.label))
@@ -152,6 +153,8 @@ class CommitmentLifecycle:
         them: "the courier can collect on Tuesday, Wednesday or Thursday", then "the
         Wednesday slot is held" -- the grant is the line now; the list is superseded."""
         grants = [n for n in new if n.subtype == CommitmentSubtype.GRANTED]
+        if not grants:
+            return []
         out = []
         for r in older:
             if r.subtype != CommitmentSubtype.OFFERED or r.role != "assistant" \
@@ -336,17 +339,13 @@ class CommitmentLifecycle:
         out = list(own)
         if turn.role == "tool":
             return self._done_by_tool(turn, pending)
-        led: set[int] = set()  # sentences opening "Done —"
-        for clause in clauses(turn.text):
+        if turn.role == "user":  # the user reports only receipt of what the agent promised
+            found = [(c, True) for c in clauses(turn.text)
+                     if not c.question and RECEIVED.search(turn.text[c.start:c.end])]
+        else:
+            found = [(c, False) for c in reported_clauses(turn.text)]
+        for clause, received in found:
             ctext = turn.text[clause.start:clause.end]
-            if clause.question:
-                continue
-            if DONE_LEAD.search(ctext) and turn.role == "assistant":
-                led.add(clause.sentence)
-            received = turn.role == "user" and RECEIVED.search(ctext)
-            reported = clause.sentence in led or bool(DONE.search(ctext))
-            if not received and (turn.role == "user" or not reported):
-                continue  # the user reports only receipt of what the agent promised
             if CONDITION_CUE.search(ctext) and "once" in ctext.lower():
                 continue
             words = word_stems(ctext)

@@ -22,7 +22,7 @@ import regex
 from extractors.base import Candidate, Change, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
 from extractors.dialogue.constraint_patterns import PATTERNS
-from extractors.dialogue.reports import DONE, DONE_LEAD
+from extractors.dialogue.reports import reported_clauses
 from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.records import CommitmentSubtype, ConstraintSubtype, Kind, Record, Status
 from extractors.text import guard
@@ -280,14 +280,9 @@ class ConstraintLifecycle:
         if not pending:
             return []
         out: list[Change] = []
-        led: set[int] = set()
-        for clause in clauses(turn.text):
+        for clause in reported_clauses(turn.text):
             ctext = turn.text[clause.start:clause.end]
-            if clause.question:
-                continue
-            if DONE_LEAD.search(ctext):
-                led.add(clause.sentence)
-            if FUTURE.search(ctext) or not (clause.sentence in led or DONE.search(ctext)):
+            if FUTURE.search(ctext):
                 continue
             said = terms(ctext)
             for r in pending:

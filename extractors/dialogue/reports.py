@@ -5,8 +5,11 @@ rules of :mod:`extractors.dialogue.commitment_lifecycle`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import regex
 
+from extractors.text.clauses import Clause, clauses
 from extractors.text.guard import rx
 
 #: A sentence opening with a bare report ("Done — it's escalated ..."): each of its
@@ -49,3 +52,18 @@ def alternatives(text: str) -> set[str]:
 
 #: Verbs too common to tie a report to one promise ("I've sent ..." after "I'll send").
 GENERIC_ACTS = frozenset({"send", "make", "check", "look", "take", "give", "keep"})
+
+
+def reported_clauses(text: str) -> Iterator[Clause]:
+    """The statement clauses of ``text`` that report an act done: each one ``DONE``
+    matches, and every clause of a sentence that opens with a bare report ("Done -- it's
+    escalated under CR-5521")."""
+    led: set[int] = set()
+    for clause in clauses(text):
+        if clause.question:
+            continue
+        ctext = text[clause.start:clause.end]
+        if DONE_LEAD.search(ctext):
+            led.add(clause.sentence)
+        if clause.sentence in led or DONE.search(ctext):
+            yield clause
