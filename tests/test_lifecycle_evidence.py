@@ -270,3 +270,27 @@ def test_a_report_of_the_work_done_meets_a_requirement() -> None:
                                          "accounts@halvorsen-ark.no."},
     ]
     assert set(statuses(messages, "constraint").values()) == {"satisfied"}
+
+
+def test_a_report_naming_what_was_promised_fulfils_it() -> None:
+    messages = [
+        {"role": "user", "content": "I'll email the notice tonight."},
+        {"role": "assistant", "content": "Thanks. Once we have it, I'll send you the "
+                                         "re-letting addendum to sign."},
+        {"role": "user", "content": "Sent the notice last night, did you get it?"},
+        {"role": "assistant", "content": "Got it, thanks. The re-letting addendum went to "
+                                         "your email this morning for e-signature."},
+    ]
+    got = statuses(messages, "commitment")
+    assert got["I'll send you the re-letting addendum to sign"] == "fulfilled"
+
+
+def test_a_report_about_something_else_leaves_the_promise_active() -> None:
+    messages = [
+        {"role": "user", "content": "Where is my deposit?"},
+        {"role": "assistant", "content": "I'll send you the re-letting addendum to sign."},
+        {"role": "user", "content": "ok"},
+        {"role": "assistant", "content": "Your deposit has gone to your new address."},
+    ]
+    got = statuses(messages, "commitment")
+    assert got["I'll send you the re-letting addendum to sign"] == "active"

@@ -360,8 +360,12 @@ class CommitmentLifecycle:
                             and (r.attrs.get("actor") in (None, "assistant")
                                  or not SELF_REPORT.search(ctext))
                             and verb not in GENERIC_ACTS and verb in words)
+                # ... or what was promised, named again in the report: "the re-letting
+                # addendum went to your email" after "I'll send you the re-letting addendum"
+                named = not received and ties(terms(r.text, specific=False),
+                                              terms(ctext, specific=False))
                 if (word_stems(r.label) and word_stems(r.label) <= words) or same_act or (
-                        received and terms(r.text) & said):
+                        received and terms(r.text) & said) or named:
                     out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
                                              clause.end, note="received" if received else "done"))
         return out

@@ -5,6 +5,9 @@ options:", "you can either", "I can offer") is an ``offered`` commitment of its 
 (:func:`option_items`, called by the commitment rules). A reply that picks one -- by its
 place ("option 2", "the second one", "b)"), by a word only it has, "both" or "neither" --
 agrees to it and supersedes the others (:func:`listed_pick`, called by the lifecycle).
+Each list needs its own lead sentence: a numbered list of problems is no list of options,
+the "two ways:" list after it is. A pick is read clause by clause ("I can't do ebooks, so
+print please"): a clause that turns something down never picks what it names.
 """
 
 from __future__ import annotations
@@ -27,12 +30,14 @@ LIST_ITEM = rx(r"^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-hA-H][.)]|[-•*–])[ \t]+(?:\*
 #: "I can offer").
 OPTIONS_LEAD = rx(r"\b(?:options?|choices?|alternatives?|either|ways?\s+(?:forward|to)|"
                   r"(?:I|we)\s+(?:can|could)|offer|possibilit(?:y|ies)|you\s+(?:can|could)|"
-                  r"pick|choose|prefer)\b", regex.IGNORECASE, linear=True)
+                  r"pick|choose|prefer|possible|what\s+(?:I|we)\s+can\s+do|(?:two|three|four|a\s+few|several|couple\s+of)\s+"
+                  r"(?:ways|routes|approaches|paths|fixes))\b", regex.IGNORECASE, linear=True)
 #: A pick of a listed option by its place: "option 2", "the second one", "B please", "2".
 ORDINAL = rx(r"\b(?:option|choice|number|no\.?|#)\s*(?P<n>\d|[a-h])\b"
              r"|\b(?:the\s+)?(?P<word>first|second|third|fourth|fifth|last)\b(?!\s+time)"
-             r"|^\W*(?P<bare>\d|[a-h])\W*(?:please|pls|thanks|is\s+(?:fine|good|great)|works|"
-             r"sounds\s+(?:good|great|fine)|for\s+me|$)",
+             r"|^\W*(?P<bare>\d|[a-h])\W*(?:please|pls|thanks|is\s+(?:fine|good|great|right)|works|"
+             r"sounds\s+(?:good|great|fine|right)|looks\s+(?:good|right)|for\s+(?:me|now)|"
+             r"then|$)",
              regex.IGNORECASE, linear=True)
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 #: "Both" takes every listed option; "neither" / "none of them" takes none.
@@ -80,10 +85,37 @@ def option_items(turn: TurnView, extractor: str) -> list[Candidate]:
     text = turn.text
     if turn.role != "assistant" or turn.calls_tools:
         return []
-    items = list(LIST_ITEM.finditer(text))
-    if len(items) < 2 or not OPTIONS_LEAD.search(text, 0, items[0].start()):
-        return []
+    out: list[Candidate] = []
+    for items in _lists(text):
+        out.extend(_items(text, items, extractor, turn.role, len(out)))
+    return out
+
+
+def _lists(text: str) -> list[list[regex.Match[str]]]:
+    """The lists of ``text`` that hold options: runs of two or more list lines with
+    nothing but blank lines, or a continuation without one, between them, each led by
+    a sentence of its own that says it holds options ("Two problems: 1. ... 2. ...
+    For msrv there are two ways: - ... - ..." holds one list of options, not two)."""
+    runs: list[list[regex.Match[str]]] = []
+    for m in LIST_ITEM.finditer(text):
+        gap = text[runs[-1][-1].end():m.start()] if runs else ""
+        if runs and (not gap.strip() or "\n\n" not in gap.replace(" ", "").replace("\t", "")):
+            runs[-1].append(m)
+        else:
+            runs.append([m])
     out = []
+    previous = 0
+    for run in runs:
+        intro = sentences(text, previous, run[0].start())
+        if len(run) >= 2 and intro and OPTIONS_LEAD.search(text, *intro[-1]):
+            out.append(run)
+        previous = run[-1].end()
+    return out
+
+
+def _items(text: str, items: list[regex.Match[str]], extractor: str, role: str,
+           before: int) -> list[Candidate]:
+    out: list[Candidate] = []
     for m in items:
         start = m.start("item")
         first = sentences(text, start, m.end("item"))
@@ -98,8 +130,8 @@ def option_items(turn: TurnView, extractor: str) -> list[Candidate]:
                                 subtype=CommitmentSubtype.OFFERED, score=0.82, extractor=extractor,
                                 why="rule 'option_item'", label=None,
                                 value=money_value(text[start:end]),
-                                attrs={"actor": turn.role, "polarity": "positive",
-                                       "rule": "option_item", "option": len(out) + 1}))
+                                attrs={"actor": role, "polarity": "positive",
+                                       "rule": "option_item", "option": before + len(out) + 1}))
     return out
 
 
@@ -139,14 +171,18 @@ def others_superseded(turn: TurnView, listed: list[Record], chosen: list[Record]
 
 #: A reply that turns an offer down ("no", "too low", "I'd rather not").
 REJECT = rx(
-    r"^\W*(?:no|nope|not|that['’]s\s+not|i\s+can['’]?t\s+accept|i\s+don['’]?t\s+accept|"
+    r"^\W*(?:no|nope|nah|not|that['’]s\s+not|i\s+can['’]?t\s+accept|i\s+don['’]?t\s+accept|"
     r"i['’]d\s+rather\s+not)\b|\btoo\s+(?:low|high|little|much)\b|\bnot\s+enough\b",
     regex.IGNORECASE,
 )
 #: A clause that picks or accepts the thing it names: "the refund, please", "store credit
-#: is fine", "the Geneva one works".
+#: is fine", "the Geneva one works", "I'll just use the reserve one".
 PICK = rx(r"\b(?:please|is\s+fine|is\s+ok(?:ay)?|works(?:\s+for\s+me)?|sounds\s+good|"
-                     r"I['’]ll\s+take|I['’]d\s+like|go\s+with|let['’]?s\s+do)\b", regex.IGNORECASE)
+          r"I['’]ll\s+(?:just\s+)?(?:take|use|have|go\s+(?:with|for))|I['’]d\s+like|"
+          r"go\s+with|let['’]?s\s+do)\b", regex.IGNORECASE)
+#: A clause that turns something down: it names what is not picked.
+NOT = rx(r"\b(?:not|no|never|don['’]?t|can['’]?t|won['’]?t|rather\s+not)\b", regex.IGNORECASE,
+         linear=True)
 #: Words that name no option: they cannot tell two offers apart.
 _PLAIN = stems(" ".join(function_words("""
 the a an one you your i me my it its we our us can could also or and of to for on in at
@@ -186,15 +222,21 @@ def picked_offer(text: str, offers: list[Record]) -> tuple[Record, tuple[int, in
         if n >= PICK_CLAUSES:
             break
         sentence = m.group()
-        if not (PICK.search(sentence) or (n == 0 and _bare(sentence))) \
-                or REJECT.search(sentence):
-            continue
-        offer = only_named(sentence, offers)
-        if offer is not None:
-            a, b = m.span()
-            while a < b and text[a].isspace():
-                a += 1
-            return offer, (a, b)
+        parts = list(guard.finditer(r"[^,]+", sentence))
+        # the clause that picks ("ebooks won't do, so print please"), then the sentence
+        spans = [(m.start() + p.start(), m.start() + p.end()) for p in parts
+                 if PICK.search(p.group()) or (n == 0 and p.start() == 0 and _bare(p.group()))]
+        if (PICK.search(sentence) or (n == 0 and _bare(sentence))) and (
+                len(parts) == 1 or not any(NOT.search(p.group()) for p in parts)):
+            spans.append(m.span())
+        for a, b in spans:
+            if REJECT.search(text[a:b]) or NOT.search(text[a:b]):
+                continue
+            offer = only_named(text[a:b], offers)
+            if offer is not None:
+                while a < b and text[a].isspace():
+                    a += 1
+                return offer, (a, b)
     return None
 
 

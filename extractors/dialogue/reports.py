@@ -19,7 +19,9 @@ DONE = rx(
     r"^\W*(?:done|all\s+set|completed?|sorted)\b|\b(?:has|have)\s+(?:now\s+)?been\s+\w+ed\b|"
     r"\b(?:it|that|this|they)(?:['’]s|\s+is|['’]re|\s+are)\s+(?:now\s+)?\w+ed\b|"
     r"\b(?:I|we)\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?\w+|\bis\s+now\s+\w+ed\b|"
-    r"\b(?:is|are)\s+(?:held|booked|issued|processed|sent|done|confirmed|reserved)\b",
+    r"\b(?:is|are)\s+(?:held|booked|issued|processed|sent|done|confirmed|reserved)\b|"
+    r"\b(?:has|have)\s+(?:now\s+|just\s+|already\s+)?\w+ed\b|"
+    r"\b(?:went|has\s+gone|have\s+gone)\s+(?:out|off|over|through|to)\b",
     regex.IGNORECASE,
 )
 #: The user says a promised thing reached them ("the e-ticket just arrived").

@@ -1,0 +1,77 @@
+"""Options the agent lists and the user's pick among them: each list is led by its own
+sentence, a pick may sit in one clause of a longer reply, and a negated clause never
+picks what it names."""
+
+from __future__ import annotations
+
+from scratchpad import Scratchpad
+
+
+def commitments(messages: list[dict]) -> dict[str, tuple[str, str]]:
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        return {r.text: (r.subtype, r.status) for r in pad.records("t", kind="commitment")}
+
+
+def find(got: dict[str, tuple[str, str]], words: str) -> tuple[str, str]:
+    return next(v for k, v in got.items() if words in k)
+
+
+PROBLEMS_THEN_WAYS = (
+    "Two unrelated problems:\n\n"
+    "1. **clippy**: the new stable release added lints that fire in `lexer.rs`.\n"
+    "2. **msrv**: `Cargo.lock` is ignored, so the job resolves dependencies fresh.\n\n"
+    "For clippy, I'll fix the four sites in code.\n\n"
+    "For msrv there are two ways:\n"
+    "- I could tighten `clap` in `crates/cli/Cargo.toml` to `>=4.4, <4.5`.\n"
+    "- Or the msrv job can downgrade just for itself with `cargo update -p clap`.\n")
+
+
+def test_a_list_of_problems_is_no_list_of_options_but_the_ways_after_it_are() -> None:
+    got = commitments([
+        {"role": "user", "content": "CI is red on clippy and msrv, why?"},
+        {"role": "assistant", "content": PROBLEMS_THEN_WAYS},
+        {"role": "user", "content": "second one, don't want to change what users get."},
+    ])
+    assert not any("Cargo.lock" in k or "lints that fire" in k for k in got)
+    assert find(got, "msrv job can downgrade") == ("agreed", "active")
+    assert find(got, "tighten") == ("offered", "superseded")
+
+
+def test_steps_the_agent_will_take_after_a_sentence_with_can_are_promises() -> None:
+    text = ("Found it. I'll add a golden test first, so we can prove the output is the "
+            "same afterwards. Then the fixes:\n"
+            "- I'll hoist the regex into a package-level `var`;\n"
+            "- I'll switch the cache to an `RWMutex` for hits.\n")
+    got = commitments([{"role": "user", "content": "p99 doubled since v2.14, why?"},
+                       {"role": "assistant", "content": text}])
+    assert find(got, "hoist the regex")[0] == "promised"
+
+
+LIBRARY = [
+    {"role": "user", "content": "I need the Hartmann book for my paper."},
+    {"role": "assistant", "content": "Two ways:\n1. Reserve copy, 2-hour loan, in the "
+                                     "library only.\n2. Ebook on ProQuest, 1 user at a time.\n"},
+]
+
+
+def test_the_clause_that_picks_wins_over_an_option_named_to_be_turned_down() -> None:
+    got = commitments(LIBRARY + [{"role": "user", "content": (
+        "ugh I can't do ebooks for long, screens give me migraines, so print please. "
+        "I'll just use the reserve one.")}])
+    assert find(got, "Reserve copy") == ("agreed", "active")
+    assert find(got, "Ebook") == ("offered", "superseded")
+
+
+def test_a_bare_place_with_a_short_tail_picks_by_place() -> None:
+    for reply in ("a) sounds right.", "2 for now. The other one can wait."):
+        got = commitments(LIBRARY + [{"role": "user", "content": reply}])
+        picked, other = ("Reserve copy", "Ebook") if reply.startswith("a") else \
+            ("Ebook", "Reserve copy")
+        assert find(got, picked) == ("agreed", "active"), reply
+        assert find(got, other)[1] == "superseded", reply
+
+
+def test_a_negated_clause_does_not_pick_what_it_names() -> None:
+    got = commitments(LIBRARY + [{"role": "user", "content": "can't use ebooks at all"}])
+    assert find(got, "Ebook") != ("agreed", "active")
