@@ -82,6 +82,12 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("Fine, but please keep it to a single commit.", "requirement"),
     # a bare refusal of one thing
     ("Not paying more.", "prohibition"),
+    # "pls" for "please"; a short method with a word of preference
+    ("pls dont wipe anything until my stuff is backed up", "prohibition"),
+    ("direct deposit please", "preference"),
+    # a time someone on the user's side is not available
+    ("we can't do Saturdays", "prohibition"),
+    ("the engineer cannot come before 14:00", "prohibition"),
 ])
 def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]
@@ -96,6 +102,8 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "Not yet.",
     "It has been a terrible week.",
     "The app keeps crashing when I open it.",
+    "I can't do that, sorry.",  # no time: a refusal of a proposal, not an availability
+    "The 4G router please",  # a pick of an offered product, not a standing condition
 ])
 def test_not_constraints_either(text: str, nlp) -> None:
     assert analyze_constraints(turn(text), nlp(text)) == []

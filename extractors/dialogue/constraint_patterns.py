@@ -35,7 +35,7 @@ PATTERNS: tuple[Pattern, ...] = (
         # a scope first: "until then", "while I'm in Portugal", "during business hours"
         r"(?:(?:until|till|while|during|before|after|when|whilst|outside|over|on|in)\b"
         r"[^,.;]{0,50}?,?\s+)?"
-        r"(?:please\s+)?(?:don['’]?t|do\s+not|never|avoid|"
+        r"(?:(?:please|pls|plz)\s+)?(?:don['’]?t|do\s+not|never|avoid|"
         r"stop)\s+"
         r"(?!(?:worry|hesitate|mind|bother)\b)(?P<verb>\w+)"
         r"(?P<rest>.*)$", _I)),
@@ -55,14 +55,15 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<rest>\S.{2,})$", _I)),
     # "Run everything with GOTOOLCHAIN=local from now on": a standing instruction
     Pattern("standing_imperative", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"^(?:please\s+)?(?:run|read|use|set|build|test|deploy|put|write|store|keep|send|"
-        r"take)\b(?P<rest>.*\b(?:from\s+now\s+on|always|every\s+time|each\s+time|"
+        r"^(?:(?:please|pls|plz)\s+)?(?:run|read|use|set|build|test|deploy|put|write|store|"
+        r"keep|send|take)\b(?P<rest>.*\b(?:from\s+now\s+on|always|every\s+time|each\s+time|"
         r"going\s+forward)\b.*)$", _I)),
     Pattern("no_x", ConstraintSubtype.PROHIBITION, 0.75, rx(
-        r"^(?:and\s+|but\s+|also\s+|please\s+)?no\s+[`'\"]?(?P<x>\w[\w-]*)(?P<rest>.*)$", _I)),
+        r"^(?:and\s+|but\s+|also\s+|(?:please|pls|plz)\s+)?no\s+[`'\"]?(?P<x>\w[\w-]*)"
+        r"(?P<rest>.*)$", _I)),
     Pattern("manner_imperative", ConstraintSubtype.REQUIREMENT, 0.75, rx(
-        r"^(?i:please\s+)?(?i:(?:always|only)\s+)?(?i:reply|respond|answer|write|talk|speak|use|"
-        r"keep|stick|send|email|call|contact|deliver|ship)\b(?P<rest>.*?\b(?:in\s+(?P<lang>"
+        r"^(?i:(?:please|pls|plz)\s+)?(?i:(?:always|only)\s+)?(?i:reply|respond|answer|write|"
+        r"talk|speak|use|keep|stick|send|email|call|contact|deliver|ship)\b(?P<rest>.*?\b(?:in\s+(?P<lang>"
         r"[A-Z]\w+)|(?i:only|always|without|at\s+most|no\s+more\s+than|before|after|by|"
         r"unchanged|intact|as\s+(?:it|they)\s+(?:is|are)|the\s+same|backwards?[-\s]compatible))"
         r"\b.*)$")),
@@ -95,7 +96,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
         r"have)\b(?P<rest>.+)$", _I)),
     Pattern("make_sure", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"(?:^|\b(?:so|and|but)\s+)(?:please\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
+        r"(?:^|\b(?:so|and|but)\s+)(?:(?:please|pls|plz)\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
         r"(?P<rest>.+)$", _I)),
     Pattern("keep_state", ConstraintSubtype.REQUIREMENT, 0.7, rx(
         r"(?:^|\b(?:but|and|just|also|please)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
@@ -117,9 +118,20 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?=(?:\S+\s+){0,7}\S+$)"
         r"(?=.*\b(?:e-?mail|phone|call|ring|text|sms|whatsapp|post|letter|card|transfer|"
         r"paypal|cash|floor|morning|afternoon|evening|weekends?|weekdays?|before|after|"
+        r"deposit|cheque|bank|writing|print(?:ed)?|paper|digital|online|in\s+person|"
+        r"courier|pick-?up|collection|delivery|"
         r"between|\d{1,2}:\d\d|\d{1,2}\s*(?:am|pm))\b)"
         r"(?=.*\b(?:please|pls|best|instead|though|preferably|only)\b)"
         r"(?P<rest>.+)$", _I)),
+    # "we can't do Saturdays", "the engineer cannot come before 14:00", "can't do 9-11
+    # tue/thu": a time someone on the user's side is not available
+    Pattern("unavailable", ConstraintSubtype.PROHIBITION, 0.65, rx(
+        r"^(?:(?:and|but|also|oh,?)\s+)?(?:(?:I|we|(?:the|our|my)\s+\w+|[A-Z]\w+)\s+)?"
+        r"(?:can['’]?t|cannot|can\s+not|won['’]?t\s+be\s+able\s+to)\s+(?:do|come|make|attend|"
+        r"meet|be\s+(?:there|here|home|in|around|available))\b(?P<rest>[^.;!?]{0,40}?"
+        r"(?:\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:days?)?\b|"
+        r"\b(?:mornings?|afternoons?|evenings?|weekends?|weekdays?|before|after|until)\b|"
+        r"\d)[^.;!?]*)$", _I)),
     Pattern("need_by", ConstraintSubtype.REQUIREMENT, 0.65, rx(
         r"^(?:I\s+)?(?:need|have)\s+to\s+be\b(?P<rest>.*\b(?:by|before|until)\b.*)$", _I)),
     Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(

@@ -95,7 +95,7 @@ def _deadline(text: str) -> str | None:
 #: A polite request opener: "can you please reply in French" instructs. Discourse words
 #: before it ("Fine,", "And please") are :data:`extractors.text.clauses.INTRO`, which clause
 #: spans drop too, but not from every clause a sentence starts with.
-_POLITE = rx(r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)", _I)
+_POLITE = rx(r"^(?:(?:can|could|would|will)\s+you\s+(?:(?:please|pls|plz)\s+)?)", _I)
 
 
 def core(text: str) -> str:
@@ -165,8 +165,9 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     out: list[Candidate] = []
     for clause in clauses(text, doc, skip):
         ctext = text[clause.start:clause.end]
-        if clause.question and not guard.match(r"(?:please\s+)?(?:don['’]?t|do\s+not)\b",
-                                               ctext, _I) and not polite_imperative(ctext):
+        if clause.question and not guard.match(
+                r"(?:(?:please|pls|plz)\s+)?(?:don['’]?t|do\s+not)\b", ctext, _I) \
+                and not polite_imperative(ctext):
             continue
         found = _classify(ctext, features(text, clause, doc))
         if found is None:
