@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from extractors.dialogue.reports import alternatives
-from extractors.dialogue.tool_evidence import argument_values, reads_only
+from extractors.dialogue.tool_evidence import argument_values, quotes_code_of, reads_only
 from extractors.text.lexicon import terms, ties
 from scratchpad import Scratchpad
 
@@ -294,3 +294,25 @@ def test_a_report_about_something_else_leaves_the_promise_active() -> None:
     ]
     got = statuses(messages, "commitment")
     assert got["I'll send you the re-letting addendum to sign"] == "active"
+
+
+def test_a_patch_with_the_code_the_promise_quoted_fulfils_it() -> None:
+    messages = [
+        {"role": "user", "content": "v1 now says 19.9 instead of 19.90, fix it"},
+        {"role": "assistant", "content": "I'll switch it to `toFixed(2)`, same as the "
+                                         "original handler."},
+        call(1, "apply_patch", patch="-  amount: String(o.total),\n"
+                                     "+  amount: o.total.toFixed(2),\n"),
+        result(1, {"status": "applied"}),
+    ]
+    got = statuses(messages, "commitment")
+    assert got["I'll switch it to `toFixed(2)`, same as the original handler"] == "fulfilled"
+    assert not quotes_code_of("I'll switch it to `toFixed(2)`", '{"patch": "String(x)"}')
+
+
+def test_the_verb_after_a_modal_is_what_the_act_model_records() -> None:
+    from extractors.dialogue.act_clauses import _verb
+
+    assert _verb("I'll run the full suite before calling this done") == "run"
+    assert _verb("We will also email you the receipt") == "email"
+    assert _verb("It'll be with you on Friday") == ""

@@ -38,6 +38,7 @@ from extractors.dialogue.reports import (
 )
 from extractors.dialogue.tool_evidence import (
     argument_values,
+    quotes_code_of,
     reads_only,
     tool_failed,
     tool_pending,
@@ -407,7 +408,8 @@ class CommitmentLifecycle:
                 continue  # the agent's tool does not do what a colleague promised
             verb = r.attrs.get("verb", "")
             named = keys & (word_stems(r.label) | {verb})
-            if named or ties(terms(r.text), done, extra=int(bool(verb) and verb in keys)):
+            if named or ties(terms(r.text), done, extra=int(bool(verb) and verb in keys)) \
+                    or quotes_code_of(r.text, turn.tool_arguments):
                 out.append(Change.status(r, Status.FULFILLED, turn, 0, len(turn.text),
                                          note=f"tool {turn.tool_name}"))
         return out

@@ -58,6 +58,18 @@ def argument_values(arguments: str | None) -> str:
         return arguments
 
 
+#: Code the agent quoted in backticks: ```toFixed(2)```, ```RWMutex```.
+CODE_SPAN = rx(r"`([^`\n]{4,80})`", linear=True)
+
+
+def quotes_code_of(promise: str, arguments: str | None) -> bool:
+    """True when the call's raw arguments hold code the promise quoted in backticks: a
+    patch with ``toFixed(2)`` does "I'll switch it to `toFixed(2)`"."""
+    if not arguments:
+        return False
+    return any(m.group(1) in arguments for m in CODE_SPAN.finditer(promise))
+
+
 def reads_only(tool_name: str | None) -> bool:
     """True when the tool's name says it only reads (``get_order``, ``search_trains``)."""
     return bool(word_stems(tool_name) & READ_WORDS)
