@@ -75,6 +75,9 @@ _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubty
 _UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
              CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
+#: A clause that looks ahead: what it names is not done yet.
+AHEAD = rx(r"\b(?:will|won['’]t|going\s+to|once|if|when|until|so\s+(?:you|that))\b|['’]ll\b",
+           regex.IGNORECASE, linear=True)
 
 
 def _about_same(a: Record, b: Record) -> bool:
@@ -363,8 +366,10 @@ class CommitmentLifecycle:
                             and verb not in GENERIC_ACTS and verb in words)
                 # ... or what was promised, named again in the report: "the re-letting
                 # addendum went to your email" after "I'll send you the re-letting addendum"
-                named = not received and ties(terms(r.text, specific=False),
-                                              terms(ctext, specific=False))
+                # (a clause that still looks ahead reports nothing done: "so you know the
+                # review window has started", "Priya will need them intact")
+                named = not received and not AHEAD.search(ctext) and ties(
+                    terms(r.text, specific=False), terms(ctext, specific=False))
                 if (word_stems(r.label) and word_stems(r.label) <= words) or same_act or (
                         received and terms(r.text) & said) or named:
                     out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
