@@ -39,6 +39,8 @@ train: $(STAMP)
 	$(BIN)/python -m extractors.trained.train --out extractors/trained/acts_model \
 		--labelled tests/data/commitments_labelled.jsonl tests/data/commitments_blind.jsonl \
 		--questions tests/data/questions_labelled.jsonl --sgd tests/data/sgd_acts_weak.jsonl
+	$(BIN)/python -m extractors.dialogue.train_fulfilment \
+		--labelled tests/data/commitments_blind.jsonl
 
 clean:
 	rm -rf $(VENV) scratchpad.db scratchpad.db-wal scratchpad.db-shm .pytest_cache .ruff_cache

@@ -311,8 +311,8 @@ def test_a_patch_with_the_code_the_promise_quoted_fulfils_it() -> None:
 
 
 def test_the_verb_after_a_modal_is_what_the_act_model_records() -> None:
-    from extractors.dialogue.act_clauses import _verb
+    from extractors.dialogue.fulfilment import modal_verb
 
-    assert _verb("I'll run the full suite before calling this done") == "run"
-    assert _verb("We will also email you the receipt") == "email"
-    assert _verb("It'll be with you on Friday") == ""
+    assert modal_verb("I'll run the full suite before calling this done") == "run"
+    assert modal_verb("We will also email you the receipt") == "email"
+    assert modal_verb("It'll be with you on Friday") == ""

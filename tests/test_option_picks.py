@@ -75,3 +75,9 @@ def test_a_bare_place_with_a_short_tail_picks_by_place() -> None:
 def test_a_negated_clause_does_not_pick_what_it_names() -> None:
     got = commitments(LIBRARY + [{"role": "user", "content": "can't use ebooks at all"}])
     assert find(got, "Ebook") != ("agreed", "active")
+
+
+def test_a_tentative_clause_picks_nothing_yet() -> None:
+    got = commitments(LIBRARY + [{"role": "user", "content": (
+        "Reserve copy might work, but I need to check my timetable.")}])
+    assert find(got, "Reserve copy") == ("offered", "active")

@@ -47,3 +47,15 @@ def test_no_code_module_is_much_over_400_lines():
             for path in (ROOT / top).rglob("*.py")
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > 420}
     assert long == {}
+
+
+def test_the_trained_models_are_package_data():
+    """A wheel without them would run the rules alone, silently."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    data = config["tool"]["setuptools"]["package-data"]["extractors"]
+    shipped = [p for p in (ROOT / "extractors" / "trained").iterdir()
+               if p.name == "acts_model" or p.suffix == ".json"]
+    assert {p.name for p in shipped} == {"acts_model", "fulfilment.json"}
+    for path in shipped:
+        pattern = f"trained/{path.name}/**/*" if path.is_dir() else "trained/*.json"
+        assert pattern in data, path.name

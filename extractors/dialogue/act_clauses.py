@@ -18,9 +18,9 @@ from typing import ClassVar
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitments import IF_CLAUSE, QUOTED, TRAILING_IF, hypothetical
+from extractors.dialogue.fulfilment import modal_verb
 from extractors.records import Kind
 from extractors.text.guard import rx
-from extractors.text.lexicon import stem
 from extractors.text.sentences import sentences
 from extractors.trained.acts import ActScorer
 
@@ -39,20 +39,6 @@ _NEGATION = rx(r"(?i)\b(?:don't|do\s+not|never|no|not|nothing|without|stop|avoid
                linear=True)
 _PREFERENCE = rx(r"(?i)\b(?:please|rather|prefer(?:ably)?|ideally|if\s+possible)\b", linear=True)
 _QUOTED = rx(r"^[\"“'‘]|[\"”'’]$", linear=True)
-#: The verb after a modal ("I'll run the full suite"): what the lifecycle ties a later
-#: report or tool call to (the rules read it from the parse).
-_MODAL_VERB = rx(r"(?i)\b(?:will|['’]ll|going\s+to|gonna|can|could|shall)\s+(?:also\s+|just\s+|"
-                 r"now\s+|then\s+|personally\s+|first\s+)?(?P<verb>[a-z]+)", linear=True)
-_NO_VERB = frozenset({"be", "have", "get", "not", "never", "always"})
-
-
-def _verb(sentence: str) -> str:
-    """The stem of the verb after the sentence's first modal, or ""."""
-    m = _MODAL_VERB.search(sentence)
-    word = m.group("verb").lower() if m else ""
-    return stem(word) if word and word not in _NO_VERB else ""
-
-
 def _hypothetical_sentence(sentence: str) -> bool:
     """A sentence under someone else's approval or a counterfactual ("If the manager
     approves, I'll refund €5,000"): what the rules would not pin, the model must not."""
@@ -106,7 +92,7 @@ class ActClauses:
                              end=end, text=sentence, score=SCORE, extractor=NAME,
                              why=f"act model: {label} {scores[label]:.2f}",
                              attrs={"actor": "assistant", "rule": "act_model",
-                                    "verb": _verb(sentence),
+                                    "verb": modal_verb(sentence),
                                     "polarity": "negative" if label == "DECLINE"
                                     else "positive"})
         if scores["CONSTRAINT"] >= THRESHOLDS["CONSTRAINT"] \
@@ -124,6 +110,6 @@ class ActClauses:
                              text=sentence, score=SCORE, extractor=NAME,
                              why=f"act model: PROMISE {scores['PROMISE']:.2f}",
                              attrs={"actor": "user", "rule": "act_model",
-                                    "verb": _verb(sentence),
+                                    "verb": modal_verb(sentence),
                                     "polarity": "positive"})
         return None

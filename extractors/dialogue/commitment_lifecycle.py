@@ -20,6 +20,8 @@ from extractors.dialogue.commitments import (
     carried_lines,
     undo_head,
 )
+from extractors.dialogue.fulfilment import AHEAD, done_by_tool, learned_fulfilment
+from extractors.dialogue.fulfilment import shipped as fulfilment_model
 from extractors.dialogue.options import (
     REJECT,
     first_clause,
@@ -36,18 +38,11 @@ from extractors.dialogue.reports import (
     alternatives,
     reported_clauses,
 )
-from extractors.dialogue.tool_evidence import (
-    argument_values,
-    quotes_code_of,
-    reads_only,
-    tool_failed,
-    tool_pending,
-)
 from extractors.records import CommitmentSubtype, Kind, Record, Status
 from extractors.text.clause_features import read
 from extractors.text.clauses import clauses
 from extractors.text.guard import rx
-from extractors.text.lexicon import is_specific, terms, ties, word_stems
+from extractors.text.lexicon import terms, ties, word_stems
 from extractors.text.nlp import doc_of
 from extractors.values.amounts import money_value
 
@@ -75,9 +70,6 @@ _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubty
 _UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
              CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
-#: A clause that looks ahead: what it names is not done yet.
-AHEAD = rx(r"\b(?:will|won['’]t|going\s+to|once|if|when|until|so\s+(?:you|that))\b|['’]ll\b",
-           regex.IGNORECASE, linear=True)
 
 
 def _about_same(a: Record, b: Record) -> bool:
@@ -114,6 +106,12 @@ def _replaced_words(text: str) -> str | None:
     return words.removeprefix("the ").lstrip("~") or None
 
 
+
+def _pending(r: Record) -> bool:
+    """A commitment still to be carried out: promised, or an offer that was accepted."""
+    return r.subtype in (CommitmentSubtype.PROMISED, CommitmentSubtype.AGREED) or (
+        r.subtype == CommitmentSubtype.OFFERED and bool(r.attrs.get("accepted_turn")))
+
 class CommitmentLifecycle:
     """Move commitments: offered -> agreed, superseded, revoked, fulfilled."""
 
@@ -148,6 +146,11 @@ class CommitmentLifecycle:
         # Any role fulfils: the agent reports it, a tool does it, the user says it arrived.
         touched = {c.record_id for c in changes}
         kept = self._fulfilment(turn, [r for r in older if r.id not in touched])
+        # ... and where the rules see no tie, the fulfilment model may (in other words)
+        touched |= {c.record_id for c in kept}
+        kept += learned_fulfilment(turn, [r for r in older if r.id not in touched
+                                          and r.status == Status.ACTIVE and _pending(r)],
+                                   fulfilment_model())
         return changes + kept + self._reports(turn, new, kept)
 
     @staticmethod
@@ -342,7 +345,7 @@ class CommitmentLifecycle:
             return own
         out = list(own)
         if turn.role == "tool":
-            return self._done_by_tool(turn, pending)
+            return done_by_tool(turn, pending)
         if turn.role == "user":  # the user reports only receipt of what the agent promised
             found = [(c, True) for c in clauses(turn.text)
                      if not c.question and RECEIVED.search(turn.text[c.start:c.end])]
@@ -394,27 +397,3 @@ class CommitmentLifecycle:
             return [Change.status(r, Status.FULFILLED, turn, clause.start, clause.end,
                                   note="done by the user") for r in chosen]
         return []
-
-    def _done_by_tool(self, turn: TurnView, pending: list[Record]) -> list[Change]:
-        """A successful action tool fulfils what its name, its arguments or its result name:
-        ``cancel_hold`` for "I'll cancel the hold", ``change_booking(train="FR 9519")`` for
-        the agreed move to FR 9519. A tool that only reads (``get_order``) or whose result
-        waits for someone (``"status": "pending_approval"``) fulfils nothing."""
-        if tool_failed(turn.text) or tool_pending(turn.text) or reads_only(turn.tool_name):
-            return []
-        keys = word_stems(turn.tool_name)
-        # what was asked for, and the codes and times that came back ({"time": "16:00"}):
-        # a short number of a result ties nothing ("30" in "2026-11-30" is no "day 30")
-        done = terms(argument_values(turn.tool_arguments)) | {
-            t for t in terms(argument_values(turn.text)) if is_specific(t) and len(t) >= 4}
-        out = []
-        for r in pending:
-            if r.attrs.get("actor") not in (None, "assistant"):
-                continue  # the agent's tool does not do what a colleague promised
-            verb = r.attrs.get("verb", "")
-            named = keys & (word_stems(r.label) | {verb})
-            if named or ties(terms(r.text), done, extra=int(bool(verb) and verb in keys)) \
-                    or quotes_code_of(r.text, turn.tool_arguments):
-                out.append(Change.status(r, Status.FULFILLED, turn, 0, len(turn.text),
-                                         note=f"tool {turn.tool_name}"))
-        return out

@@ -180,6 +180,9 @@ REJECT = rx(
 PICK = rx(r"\b(?:please|is\s+fine|is\s+ok(?:ay)?|works(?:\s+for\s+me)?|sounds\s+good|"
           r"I['’]ll\s+(?:just\s+)?(?:take|use|have|go\s+(?:with|for))|I['’]d\s+like|"
           r"go\s+with|let['’]?s\s+do)\b", regex.IGNORECASE)
+#: A tentative clause ("Wednesday might work, but I need to check"): no pick yet.
+HEDGE = rx(r"\b(?:might|maybe|perhaps|possibly|probably|not\s+sure|need\s+to\s+check)\b",
+           regex.IGNORECASE, linear=True)
 #: A clause that turns something down: it names what is not picked.
 NOT = rx(r"\b(?:not|no|never|don['’]?t|can['’]?t|won['’]?t|rather\s+not)\b", regex.IGNORECASE,
          linear=True)
@@ -230,7 +233,7 @@ def picked_offer(text: str, offers: list[Record]) -> tuple[Record, tuple[int, in
                 len(parts) == 1 or not any(NOT.search(p.group()) for p in parts)):
             spans.append(m.span())
         for a, b in spans:
-            if REJECT.search(text[a:b]) or NOT.search(text[a:b]):
+            if REJECT.search(text[a:b]) or NOT.search(text[a:b]) or HEDGE.search(text[a:b]):
                 continue
             offer = only_named(text[a:b], offers)
             if offer is not None:
