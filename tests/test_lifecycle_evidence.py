@@ -316,3 +316,19 @@ def test_the_verb_after_a_modal_is_what_the_act_model_records() -> None:
     assert modal_verb("I'll run the full suite before calling this done") == "run"
     assert modal_verb("We will also email you the receipt") == "email"
     assert modal_verb("It'll be with you on Friday") == ""
+
+
+def test_a_grant_of_another_act_is_not_a_mere_report_of_the_offer() -> None:
+    messages = [
+        {"role": "user", "content": "My card was stolen in Lisbon."},
+        {"role": "assistant", "content": "We can courier an emergency card to your hotel in "
+                                         "Lisbon within 2 working days, for a €25 fee."},
+        {"role": "user", "content": "Lisbon please. But €25 for a stolen card?"},
+        {"role": "assistant", "content": "That's fair. I've waived the €25 emergency card "
+                                         "fee given the circumstances."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        got = {r.text: (r.subtype, r.status) for r in pad.records("t", kind="commitment")}
+    assert got["I've waived the €25 emergency card fee given the circumstances"] == \
+        ("granted", "active")

@@ -20,7 +20,7 @@ from extractors.dialogue.commitments import (
     carried_lines,
     undo_head,
 )
-from extractors.dialogue.fulfilment import AHEAD, done_by_tool, learned_fulfilment
+from extractors.dialogue.fulfilment import AHEAD, done_by_tool, learned_fulfilment, modal_verb
 from extractors.dialogue.fulfilment import shipped as fulfilment_model
 from extractors.dialogue.options import (
     REJECT,
@@ -107,6 +107,16 @@ def _replaced_words(text: str) -> str | None:
 
 
 
+def _same_act(report: Record, kept: Record) -> bool:
+    """True when a report names the act of the commitment it keeps: its verb is in the
+    commitment's words or the commitment's verb in its own ("the refund has been issued"
+    after "I'll refund it")."""
+    verbs = {str(report.attrs.get("verb") or "")}, {str(kept.attrs.get("verb") or ""),
+                                                    modal_verb(kept.text)}
+    return bool((verbs[0] - {""}) & word_stems(kept.text)
+                or (verbs[1] - {""}) & word_stems(report.text))
+
+
 def _pending(r: Record) -> bool:
     """A commitment still to be carried out: promised, or an offer that was accepted."""
     return r.subtype in (CommitmentSubtype.PROMISED, CommitmentSubtype.AGREED) or (
@@ -146,12 +156,13 @@ class CommitmentLifecycle:
         # Any role fulfils: the agent reports it, a tool does it, the user says it arrived.
         touched = {c.record_id for c in changes}
         kept = self._fulfilment(turn, [r for r in older if r.id not in touched])
-        # ... and where the rules see no tie, the fulfilment model may (in other words)
+        # ... and where the rules see no tie, the fulfilment model may (in other words;
+        # too unsure to retire a grant of the same turn as a mere report of it)
         touched |= {c.record_id for c in kept}
-        kept += learned_fulfilment(turn, [r for r in older if r.id not in touched
-                                          and r.status == Status.ACTIVE and _pending(r)],
-                                   fulfilment_model())
-        return changes + kept + self._reports(turn, new, kept)
+        learned = learned_fulfilment(turn, [r for r in older if r.id not in touched
+                                            and r.status == Status.ACTIVE and _pending(r)],
+                                     fulfilment_model())
+        return changes + kept + learned + self._reports(turn, new, kept, older)
 
     @staticmethod
     def _alternative_taken(turn: TurnView, new: list[Record], older: list[Record]
@@ -178,18 +189,23 @@ class CommitmentLifecycle:
         return out
 
     @staticmethod
-    def _reports(turn: TurnView, new: list[Record], kept: list[Change]) -> list[Change]:
+    def _reports(turn: TurnView, new: list[Record], kept: list[Change], older: list[Record]
+                 ) -> list[Change]:
         """Retire a grant that only reports an earlier commitment kept: "Done: the refund
         of $94.80 has been issued" after "I'll refund it" is that promise fulfilled (its
         evidence), not a second commitment (label guide: one record where the terms are
-        first stated). The record stays, superseded, with ``reports`` naming the kept ones."""
+        first stated). The record stays, superseded, with ``reports`` naming the kept ones.
+        A grant of another act stays a grant: "I've waived the €25 fee" after "we can
+        courier a card for a €25 fee" is a new concession, not the courier reported."""
         out = []
+        by_id = {r.id: r for r in older}
         for n in new:
             if n.subtype != CommitmentSubtype.GRANTED or n.role != "assistant":
                 continue
             ids = [c.record_id for c in kept if c.evidence_start is not None
                    and c.evidence_end is not None
-                   and c.evidence_start < n.end and n.start < c.evidence_end]
+                   and c.evidence_start < n.end and n.start < c.evidence_end
+                   and c.record_id in by_id and _same_act(n, by_id[c.record_id])]
             if ids:
                 out.append(Change.status(n, Status.SUPERSEDED, turn, n.start, n.end,
                                          note="a report of a commitment kept", reports=ids))
