@@ -584,3 +584,15 @@ def test_a_commitment_naming_the_amount_it_replaces_supersedes_it(nlp) -> None:
     changes = _resolve_turn(text, 8, [earlier], nlp)
     assert [(c.record_id, c.new) for c in changes if c.record_id == earlier.id] == [
         (earlier.id, "superseded")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # owning up to an error: the past act is the error, not something granted
+    ("I quoted you the old price a moment ago. It's £82 per person.", []),
+    ("I gave you the wrong number too, my bad.", []),
+    # politeness is no confession: the grant stands
+    ("I've waived the fee, sorry for the trouble.",
+     [("granted", "I've waived the fee, sorry for the trouble")]),
+])
+def test_a_confession_is_not_a_grant(text: str, expected, nlp) -> None:
+    assert found(text, nlp) == expected

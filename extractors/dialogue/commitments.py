@@ -45,6 +45,8 @@ Decisions (documented here because they are judgement calls):
 
 from __future__ import annotations
 
+import bisect
+
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
@@ -66,6 +68,7 @@ from extractors.text.clauses import Clause, cue_sentences
 from extractors.text.guard import rx
 from extractors.text.lexicon import PERSONS, stem
 from extractors.text.nlp import doc_of
+from extractors.text.sentences import sentences
 from extractors.values.amounts import money_value
 
 if TYPE_CHECKING:
@@ -329,6 +332,18 @@ def carried_lines(text: str) -> Iterator[regex.Match[str]]:
     yield from CARRIED_LINE.finditer(text)
 
 
+#: A sentence owning up to an error: its past acts are the error, not something granted.
+OWNS_UP = rx(r"\b(?:sorry\s+about\s+that|my\s+(?:bad|mistake|error)|by\s+mistake|"
+             r"in\s+error|I\s+was\s+wrong|the\s+wrong\s+\w+|the\s+old\s+(?:price|rate|"
+             r"figure|amount|date)|I\s+was\s+thinking\s+of)\b", regex.IGNORECASE, linear=True)
+
+
+def sentence_span(spans: list[tuple[int, int]], at: int) -> tuple[int, int]:
+    """The span among ``spans`` (sentences, in order) that holds offset ``at``."""
+    i = bisect.bisect_right(spans, (at, len(spans) and spans[-1][1] + 1)) - 1
+    return spans[i] if i >= 0 and spans[i][0] <= at < spans[i][1] else (at, at)
+
+
 def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     """Return the commitment candidates of one turn (the extractor's whole work)."""
     text = turn.text
@@ -343,6 +358,7 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     skip.extend(m.span() for m in carried_lines(text))
     skip.extend(m.span() for m in QUOTED.finditer(text))
     rules = RULES if turn.role == "assistant" else USER_RULES
+    spans: list[tuple[int, int]] = []  # the sentences, cut when a grant needs them
     prev: tuple[Clause, Features, str | None, bool] | None = None
     condition: tuple[int, str] | None = None  # (sentence, text) of the last "if" clause
     for clause, f in read(text, doc, skip):
@@ -374,6 +390,9 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
             continue
         if turn.calls_tools and subtype == CommitmentSubtype.GRANTED:
             continue  # "I'm releasing the hold" + the call: narration of the call itself
+        if subtype == CommitmentSubtype.GRANTED and OWNS_UP.search(
+                text, *sentence_span(spans := spans or sentences(text), clause.start)):
+            continue  # "I quoted you the old price, my mistake": a confession, not a grant
         polarity = "negative" if f.negated else "positive"
         attrs: dict[str, object] = {"actor": turn.role, "polarity": polarity, "verb": f.verb,
                                     "rule": why.split("'")[1]}
