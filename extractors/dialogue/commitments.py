@@ -46,7 +46,6 @@ Decisions (documented here because they are judgement calls):
 from __future__ import annotations
 
 import bisect
-
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
