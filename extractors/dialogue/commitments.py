@@ -337,7 +337,7 @@ OWNS_UP = rx(r"\b(?:sorry\s+about\s+that|my\s+(?:bad|mistake|error)|by\s+mistake
              r"figure|amount|date)|I\s+was\s+thinking\s+of)\b", regex.IGNORECASE, linear=True)
 
 
-def sentence_span(spans: list[tuple[int, int]], at: int) -> tuple[int, int]:
+def sentence_span(spans: tuple[tuple[int, int], ...], at: int) -> tuple[int, int]:
     """The span among ``spans`` (sentences, in order) that holds offset ``at``."""
     i = bisect.bisect_right(spans, (at, len(spans) and spans[-1][1] + 1)) - 1
     return spans[i] if i >= 0 and spans[i][0] <= at < spans[i][1] else (at, at)
@@ -357,7 +357,7 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     skip.extend(m.span() for m in carried_lines(text))
     skip.extend(m.span() for m in QUOTED.finditer(text))
     rules = RULES if turn.role == "assistant" else USER_RULES
-    spans: list[tuple[int, int]] = []  # the sentences, cut when a grant needs them
+    spans: tuple[tuple[int, int], ...] = ()  # the sentences, cut when a grant needs them
     prev: tuple[Clause, Features, str | None, bool] | None = None
     condition: tuple[int, str] | None = None  # (sentence, text) of the last "if" clause
     for clause, f in read(text, doc, skip):
@@ -390,7 +390,7 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
         if turn.calls_tools and subtype == CommitmentSubtype.GRANTED:
             continue  # "I'm releasing the hold" + the call: narration of the call itself
         if subtype == CommitmentSubtype.GRANTED and OWNS_UP.search(
-                text, *sentence_span(spans := spans or sentences(text), clause.start)):
+                text, *sentence_span(spans := spans or tuple(sentences(text)), clause.start)):
             continue  # "I quoted you the old price, my mistake": a confession, not a grant
         polarity = "negative" if f.negated else "positive"
         attrs: dict[str, object] = {"actor": turn.role, "polarity": polarity, "verb": f.verb,
