@@ -21,6 +21,7 @@ scores at run time.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -111,14 +112,21 @@ class TurnEvidence:
                    user_done=user_done, question=text.rstrip().endswith("?"))
 
 
+@lru_cache(maxsize=4096)
+def _commitment_side(text: str) -> tuple[frozenset[str], str, bool, bool, tuple[str, ...]]:
+    """What a commitment's text gives every pair, computed once per text: its terms, its
+    verb, whether it has a horizon or a condition, the code it quotes."""
+    return (frozenset(terms(text)), modal_verb(text), bool(HORIZON.search(text)),
+            bool(CONDITION.search(text)), tuple(m.group(1) for m in CODE_SPAN.finditer(text)))
+
+
 def pair_features(text: str, actor: str | None, subtype: str, turn: TurnEvidence,
                   distance: int) -> dict[str, float]:
     """The features of (a commitment's ``text``, ``actor`` and ``subtype``; a turn that
     comes ``distance`` turns after it)."""
-    own = frozenset(terms(text))
+    own, verb, horizon, condition, code = _commitment_side(text)
     shared = own & turn.terms
     specific = any(is_specific(t) for t in shared)
-    verb = modal_verb(text)
     in_report = max((len(own & r) for _, _, r in turn.reports), default=0)
     third = actor not in (None, "assistant", "user")
     received = turn.received and turn.role == "user" and actor != "user"
@@ -126,15 +134,14 @@ def pair_features(text: str, actor: str | None, subtype: str, turn: TurnEvidence
         "actor_user": float(actor == "user"),
         "actor_third": float(third),
         "agreed": float(subtype != "promised"),
-        "horizon": float(bool(HORIZON.search(text))),
-        "condition": float(bool(CONDITION.search(text))),
+        "horizon": float(horizon),
+        "condition": float(condition),
         "role_tool": float(turn.role == "tool"),
         "role_user": float(turn.role == "user"),
         "tool_ok": float(turn.tool_ok),
         "tool_ok_shared": float(turn.tool_ok) * min(len(shared), 3) / 3,
         "tool_ok_verb": float(turn.tool_ok and bool(verb) and verb in turn.tool_keys),
-        "tool_ok_code": float(turn.tool_ok and any(
-            m.group(1) in turn.raw_arguments for m in CODE_SPAN.finditer(text))),
+        "tool_ok_code": float(turn.tool_ok and any(c in turn.raw_arguments for c in code)),
         "tool_ok_own": float(turn.tool_ok and actor in (None, "assistant")),
         "reports": float(bool(turn.reports)),
         "report_shared": min(in_report, 3) / 3,
@@ -172,7 +179,7 @@ def learned_fulfilment(turn: TurnView, pending: list[Record],
         p = model.score(features)
         if p < THRESHOLD:
             continue
-        own = frozenset(terms(r.text))
+        own = _commitment_side(r.text)[0]
         best = max(evidence.reports, key=lambda rep: (len(own & rep[2]), -rep[0]),
                    default=(0, len(turn.text), frozenset()))
         out.append(Change.status(r, Status.FULFILLED, turn, best[0], best[1],
