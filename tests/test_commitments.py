@@ -596,3 +596,18 @@ def test_a_commitment_naming_the_amount_it_replaces_supersedes_it(nlp) -> None:
 ])
 def test_a_confession_is_not_a_grant(text: str, expected, nlp) -> None:
     assert found(text, nlp) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Here's what I can offer:",
+    "I am able to offer the following:",
+    "What I can do is one of these:",
+    "For your 2 weeks I can propose you two options:",
+])
+def test_a_lead_in_to_offers_is_no_offer(text: str, nlp) -> None:
+    assert found(text, nlp) == []
+
+
+def test_an_offer_with_its_terms_is_still_an_offer(nlp) -> None:
+    assert found("I can offer you a €20 credit.", nlp) == [
+        ("offered", "I can offer you a €20 credit")]

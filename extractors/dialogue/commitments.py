@@ -331,6 +331,12 @@ def carried_lines(text: str) -> Iterator[regex.Match[str]]:
     yield from CARRIED_LINE.finditer(text)
 
 
+#: A lead-in to offers that follow ("I am able to offer the following", "What I can do
+#: is one of these", "For your 2 weeks I can propose you two options"): no offer itself.
+LEAD_IN = rx(r"(?:\b(?:offer|propose|suggest)(?:\s+(?:you|to\s+you))?|\bthe\s+following|"
+             r"\bone\s+of\s+(?:these|those|the\s+following)|\b(?:two|three|four|a\s+few|some|"
+             r"several|\d)\s+(?:options?|choices?|alternatives?|ways?))\W*$",
+             regex.IGNORECASE, linear=True)
 #: A sentence owning up to an error: its past acts are the error, not something granted.
 OWNS_UP = rx(r"\b(?:sorry\s+about\s+that|my\s+(?:bad|mistake|error)|by\s+mistake|"
              r"in\s+error|I\s+was\s+wrong|the\s+wrong\s+\w+|the\s+old\s+(?:price|rate|"
@@ -389,6 +395,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
             continue
         if turn.calls_tools and subtype == CommitmentSubtype.GRANTED:
             continue  # "I'm releasing the hold" + the call: narration of the call itself
+        if subtype == CommitmentSubtype.OFFERED and LEAD_IN.search(ctext):
+            continue  # "Here's what I can offer:" leads in to the offers, it is none
         if subtype == CommitmentSubtype.GRANTED and OWNS_UP.search(
                 text, *sentence_span(spans := spans or tuple(sentences(text)), clause.start)):
             continue  # "I quoted you the old price, my mistake": a confession, not a grant
