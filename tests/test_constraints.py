@@ -88,6 +88,9 @@ def test_extraction(text: str, expected, nlp) -> None:
     # a time someone on the user's side is not available
     ("we can't do Saturdays", "prohibition"),
     ("the engineer cannot come before 14:00", "prohibition"),
+    # a necessity of the task, with or without a subject
+    ("All four of us have to sit together.", "requirement"),
+    ("Has to work for both English and German product text.", "requirement"),
 ])
 def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]
@@ -104,6 +107,8 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "The app keeps crashing when I open it.",
     "I can't do that, sorry.",  # no time: a refusal of a proposal, not an availability
     "The 4G router please",  # a pick of an offered product, not a standing condition
+    "need to freeze my membership",  # the task itself, not a condition on it
+    "what does she actually have to do",
 ])
 def test_not_constraints_either(text: str, nlp) -> None:
     assert analyze_constraints(turn(text), nlp(text)) == []

@@ -132,6 +132,16 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:days?)?\b|"
         r"\b(?:mornings?|afternoons?|evenings?|weekends?|weekdays?|before|after|until)\b|"
         r"\d)[^.;!?]*)$", _I)),
+    # "All four of us have to sit together", "Has to work for English and German text",
+    # "salary needs to go to the new account from March": a necessity of the task
+    Pattern("necessity", ConstraintSubtype.REQUIREMENT, 0.6, rx(
+        r"^(?:(?:and|but|also|oh,?|just|so)\s+)?"
+        r"(?!(?:I|we|you|it|what|how|why|when|where|who|which|do|does|did)\b)"
+        # "need to freeze my membership" without a subject is the task itself
+        r"(?:(?:[\w'’`./-]+\s+){0,4}?(?:must|has\s+to|have\s+to|got\s+to)|"
+        r"(?:[\w'’`./-]+\s+){1,4}?needs?\s+to)\s+"
+        r"(?!(?:say|admit|ask|know|check|think|wait|go|leave|pick|call|do\s+with)\b)"
+        r"(?P<rest>\w.*)$", _I)),
     Pattern("need_by", ConstraintSubtype.REQUIREMENT, 0.65, rx(
         r"^(?:I\s+)?(?:need|have)\s+to\s+be\b(?P<rest>.*\b(?:by|before|until)\b.*)$", _I)),
     Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(
