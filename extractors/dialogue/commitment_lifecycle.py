@@ -106,21 +106,21 @@ def _replaced_words(text: str) -> str | None:
     return words.removeprefix("the ").lstrip("~") or None
 
 
-
 def _same_act(report: Record, kept: Record) -> bool:
     """True when a report names the act of the commitment it keeps: its verb is in the
     commitment's words or the commitment's verb in its own ("the refund has been issued"
     after "I'll refund it")."""
-    verbs = {str(report.attrs.get("verb") or "")}, {str(kept.attrs.get("verb") or ""),
-                                                    modal_verb(kept.text)}
-    return bool((verbs[0] - {""}) & word_stems(kept.text)
-                or (verbs[1] - {""}) & word_stems(report.text))
+    report_verb = str(report.attrs.get("verb") or "")
+    kept_verbs = {str(kept.attrs.get("verb") or ""), modal_verb(kept.text)} - {""}
+    return (bool(report_verb) and report_verb in word_stems(kept.text)) \
+        or bool(kept_verbs & word_stems(report.text))
 
 
 def _pending(r: Record) -> bool:
     """A commitment still to be carried out: promised, or an offer that was accepted."""
     return r.subtype in (CommitmentSubtype.PROMISED, CommitmentSubtype.AGREED) or (
         r.subtype == CommitmentSubtype.OFFERED and bool(r.attrs.get("accepted_turn")))
+
 
 class CommitmentLifecycle:
     """Move commitments: offered -> agreed, superseded, revoked, fulfilled."""
