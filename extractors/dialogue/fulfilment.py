@@ -4,8 +4,9 @@ carry out that commitment?
 :func:`done_by_tool` is the rule for tool calls. The rules of
 :mod:`extractors.dialogue.commitment_lifecycle` fulfil a commitment when a later turn
 repeats its verb, its label or a code of it. Real conversations say it in other
-words ("the fraud team has the claim" for "I'll pass it to our fraud team", a tool call
-whose name says nothing of the promise, the user's "integration suite: 14/14 green").
+words: a tool call whose name says nothing of the promise ("shard the Windows tests"
+kept by an ``apply_patch`` to the CI workflow), the user's "integration suite: 14/14
+green" for "I'll run the integration suite tonight".
 This module describes a (commitment, later turn) pair by general features -- who
 committed, whether the turn reports an act done, what they share, whether a tool call
 succeeded, how far apart they are -- and a logistic model (:mod:`extractors.trained.linear`,
