@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from extractors.base import Needs, TurnView
 from extractors.text import nlp as nlp_module
-from extractors.text.sentences import sentences
+from extractors.text.sentences import sentences, span_at
 from scratchpad import Scratchpad
 
 TEXT = ("Thanks for waiting. I've waived the €75 restocking fee for you. "
@@ -152,3 +152,12 @@ def test_long_runs_become_pieces_and_the_doc_keeps_the_text(nlp, text) -> None:
     doc = nlp_module.make_doc(nlp, text)
     assert doc.text == text
     assert all(len(tok.text) <= nlp_module.LONGEST_WORD for tok in doc if not tok.is_space)
+
+
+def test_span_at_finds_the_sentence_holding_an_offset() -> None:
+    spans = ((0, 10), (12, 20), (25, 30))
+    assert span_at(spans, 0) == (0, 10)
+    assert span_at(spans, 15) == (12, 20)
+    assert span_at(spans, 11) == (11, 11)  # between sentences
+    assert span_at(spans, 40) == (40, 40)
+    assert span_at((), 3) == (3, 3)

@@ -1,13 +1,15 @@
 """Shapes of commitments that name no "I": a third party's promise, an expectation with
 a time, a refusal stated as an impossibility, a state announced as done, and a figure
 corrected. Data for the rules of :mod:`extractors.dialogue.commitments` and the
-corrections of :mod:`extractors.dialogue.commitment_lifecycle`."""
+corrections of :mod:`extractors.dialogue.commitment_lifecycle`; and what is no commitment
+though it reads like one: a lead-in to offers, a confession of an error."""
 
 from __future__ import annotations
 
 import regex
 
 from extractors.text.guard import rx
+from extractors.text.lexicon import stem
 
 #: Someone the agent speaks for, as the subject of a clause: a named person or team, a
 #: role, "they" ("Dana from billing will call you", "the claims team will review it",
@@ -79,3 +81,21 @@ CLEFT = rx(r"^(?:(?:so|but|and|however|instead),?\s+)?what\s+(?:I|we)(?P<act>\s+
            r"\s+not)?\s+(?:do|offer)|['’]ve\s+done|\s+have\s+done|\s+did)\s+(?:for\s+you\s+)?"
            r"is\b",
            regex.IGNORECASE, linear=True)
+#: A lead-in to offers that follow ("I am able to offer the following", "What I can do
+#: is one of these", "For your 2 weeks I can propose you two options"): no offer itself.
+LEAD_IN = rx(r"(?:\b(?:offer|propose|suggest)(?:\s+(?:you|to\s+you))?|\bthe\s+following|"
+             r"\bone\s+of\s+(?:these|those|the\s+following)|\b(?:two|three|four|a\s+few|some|"
+             r"several|\d)\s+(?:options?|choices?|alternatives?|ways?))\W*$",
+             regex.IGNORECASE, linear=True)
+#: A sentence owning up to an error: its past acts are the error, not something granted.
+CONFESSION = rx(r"\b(?:sorry\s+about\s+that|my\s+(?:bad|mistake|error)|by\s+mistake|"
+             r"in\s+error|I\s+was\s+wrong|the\s+wrong\s+\w+|the\s+old\s+(?:price|rate|"
+             r"figure|amount|date)|I\s+was\s+thinking\s+of)\b", regex.IGNORECASE, linear=True)
+#: The user's elliptical promise: "Will do", "ok will do, thanks".
+WILL_DO = rx(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yep|thanks)\W+)?will\s+do\b", regex.IGNORECASE,
+             linear=True)
+#: What a user commits to deliver ("I'll send the photo tonight"): verbs of handing over.
+USER_DELIVERY = frozenset(stem(w) for w in """
+send email mail submit upload forward bring return post ship drop provide share sign fill
+pay transfer attach scan call text
+""".split())

@@ -45,7 +45,6 @@ Decisions (documented here because they are judgement calls):
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
@@ -54,11 +53,15 @@ import regex
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitment_shapes import (
     CLEFT,
+    CONFESSION,
     DONE_STATE,
     EXPECTED_TIME,
     IMPOSSIBLE,
+    LEAD_IN,
     MEASURE,
     THIRD_PARTY,
+    USER_DELIVERY,
+    WILL_DO,
 )
 from extractors.dialogue.options import option_items
 from extractors.records import CommitmentSubtype, Kind
@@ -67,7 +70,7 @@ from extractors.text.clauses import Clause, cue_sentences
 from extractors.text.guard import rx
 from extractors.text.lexicon import PERSONS, stem
 from extractors.text.nlp import doc_of
-from extractors.text.sentences import sentences
+from extractors.text.sentences import sentences, span_at
 from extractors.values.amounts import money_value
 
 if TYPE_CHECKING:
@@ -267,14 +270,6 @@ RULES: tuple[Rule, ...] = (
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
          and _acts(f) and not c.question),
 )
-#: What a user commits to deliver ("I'll send the photo tonight"): verbs of handing over.
-USER_DELIVERY = frozenset(stem(w) for w in """
-send email mail submit upload forward bring return post ship drop provide share sign fill
-pay transfer attach scan call text
-""".split())
-#: The user's elliptical promise: "Will do", "ok will do, thanks".
-WILL_DO = rx(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yep|thanks)\W+)?will\s+do\b", regex.IGNORECASE,
-             linear=True)
 USER_RULES: tuple[Rule, ...] = (
     Rule("you_agreed", CommitmentSubtype.CLAIMED, 0.75,
          lambda f, t, c: f.person in {2, 3} and f.subject not in _S_ENT
@@ -331,24 +326,6 @@ def carried_lines(text: str) -> Iterator[regex.Match[str]]:
     yield from CARRIED_LINE.finditer(text)
 
 
-#: A lead-in to offers that follow ("I am able to offer the following", "What I can do
-#: is one of these", "For your 2 weeks I can propose you two options"): no offer itself.
-LEAD_IN = rx(r"(?:\b(?:offer|propose|suggest)(?:\s+(?:you|to\s+you))?|\bthe\s+following|"
-             r"\bone\s+of\s+(?:these|those|the\s+following)|\b(?:two|three|four|a\s+few|some|"
-             r"several|\d)\s+(?:options?|choices?|alternatives?|ways?))\W*$",
-             regex.IGNORECASE, linear=True)
-#: A sentence owning up to an error: its past acts are the error, not something granted.
-OWNS_UP = rx(r"\b(?:sorry\s+about\s+that|my\s+(?:bad|mistake|error)|by\s+mistake|"
-             r"in\s+error|I\s+was\s+wrong|the\s+wrong\s+\w+|the\s+old\s+(?:price|rate|"
-             r"figure|amount|date)|I\s+was\s+thinking\s+of)\b", regex.IGNORECASE, linear=True)
-
-
-def sentence_span(spans: tuple[tuple[int, int], ...], at: int) -> tuple[int, int]:
-    """The span among ``spans`` (sentences, in order) that holds offset ``at``."""
-    i = bisect.bisect_right(spans, (at, len(spans) and spans[-1][1] + 1)) - 1
-    return spans[i] if i >= 0 and spans[i][0] <= at < spans[i][1] else (at, at)
-
-
 def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     """Return the commitment candidates of one turn (the extractor's whole work)."""
     text = turn.text
@@ -397,8 +374,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
             continue  # "I'm releasing the hold" + the call: narration of the call itself
         if subtype == CommitmentSubtype.OFFERED and LEAD_IN.search(ctext):
             continue  # "Here's what I can offer:" leads in to the offers, it is none
-        if subtype == CommitmentSubtype.GRANTED and OWNS_UP.search(
-                text, *sentence_span(spans := spans or tuple(sentences(text)), clause.start)):
+        if subtype == CommitmentSubtype.GRANTED and CONFESSION.search(
+                text, *span_at(spans := spans or tuple(sentences(text)), clause.start)):
             continue  # "I quoted you the old price, my mistake": a confession, not a grant
         polarity = "negative" if f.negated else "positive"
         attrs: dict[str, object] = {"actor": turn.role, "polarity": polarity, "verb": f.verb,

@@ -11,6 +11,8 @@ surrounding white space; blank pieces are dropped.
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Sequence
 from functools import lru_cache
 
 import regex
@@ -59,3 +61,10 @@ def sentences(text: str, start: int = 0, end: int | None = None, *, trim: bool =
         if b > inner:
             kept.append((inner if trim else a, b))
     return tuple(kept)
+
+
+def span_at(spans: Sequence[tuple[int, int]], at: int) -> tuple[int, int]:
+    """The span among ``spans`` (in order, not overlapping) that holds offset ``at``, or
+    the empty span ``(at, at)`` when none does."""
+    i = bisect.bisect_right(spans, (at, spans[-1][1] + 1 if spans else 0)) - 1
+    return spans[i] if i >= 0 and spans[i][0] <= at < spans[i][1] else (at, at)
