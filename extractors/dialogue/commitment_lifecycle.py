@@ -20,7 +20,7 @@ from extractors.dialogue.commitments import (
     carried_lines,
     undo_head,
 )
-from extractors.dialogue.fulfilment import AHEAD, done_by_tool, learned_fulfilment, modal_verb
+from extractors.dialogue.fulfilment import done_by_tool, learned_fulfilment, modal_verb
 from extractors.dialogue.fulfilment import shipped as fulfilment_model
 from extractors.dialogue.options import (
     REJECT,
@@ -31,6 +31,7 @@ from extractors.dialogue.options import (
     picked_offer,
 )
 from extractors.dialogue.reports import (
+    AHEAD,
     GENERIC_ACTS,
     RECEIVED,
     SELF_REPORT,

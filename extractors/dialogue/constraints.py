@@ -15,6 +15,7 @@ the user drops it ("never mind the French"). Clauses come from
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 import regex
@@ -27,7 +28,7 @@ from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_
 from extractors.records import CommitmentSubtype, ConstraintSubtype, Kind, Record, Status
 from extractors.text import guard
 from extractors.text.clause_features import WORD, Features, features, label_tokens
-from extractors.text.clauses import INTRO, clauses, cue_sentences
+from extractors.text.clauses import INTRO, Clause, clauses, cue_sentences
 from extractors.text.guard import rx
 from extractors.text.lexicon import (
     COORDINATORS,
@@ -243,6 +244,26 @@ def _meets(constraint: Record, commitment: Record) -> bool:
     return positive
 
 
+def _met_by(turn: TurnView, found: Iterable[Clause], pending: list[Record],
+            note: str) -> list[Change]:
+    """Satisfy each pending constraint that a clause of ``found`` shares a term with (a
+    clause that still looks ahead meets nothing), at most once, by the first such clause."""
+    out: list[Change] = []
+    done: set[str] = set()
+    for clause in found:
+        ctext = turn.text[clause.start:clause.end]
+        if FUTURE.search(ctext):
+            continue
+        said = terms(ctext)
+        for r in pending:
+            if r.id not in done and terms(r.text) & said:
+                done.add(r.id)
+                out.append(Change.status(r, Status.SATISFIED, turn, clause.start, clause.end,
+                                         note=f"{note}, turn {turn.number}",
+                                         satisfied_turn=turn.number, satisfied_text=ctext))
+    return out
+
+
 class ConstraintLifecycle:
     """Mark constraints satisfied when the agent meets them, withdrawn when dropped."""
 
@@ -280,19 +301,7 @@ class ConstraintLifecycle:
                    and r.subtype != ConstraintSubtype.PROHIBITION]
         if not pending:
             return []
-        out: list[Change] = []
-        for clause in reported_clauses(turn.text):
-            ctext = turn.text[clause.start:clause.end]
-            if FUTURE.search(ctext):
-                continue
-            said = terms(ctext)
-            for r in pending:
-                if r.id not in {c.record_id for c in out} and terms(r.text) & said:
-                    out.append(Change.status(r, Status.SATISFIED, turn, clause.start,
-                                             clause.end, note=f"done, turn {turn.number}",
-                                             satisfied_turn=turn.number,
-                                             satisfied_text=ctext))
-        return out
+        return _met_by(turn, reported_clauses(turn.text), pending, "done")
 
     def _done_by_tool(self, turn: TurnView, older: list[Record]) -> list[Change]:
         """A successful action tool whose arguments carry what a requirement or a
@@ -321,20 +330,9 @@ class ConstraintLifecycle:
                    and r.subtype == ConstraintSubtype.PROHIBITION]
         if not pending:
             return []
-        out = []
-        for clause in clauses(turn.text):
-            ctext = turn.text[clause.start:clause.end]
-            if clause.question or not KEPT.search(ctext) \
-                    or FUTURE.search(ctext):
-                continue
-            said = terms(ctext)
-            for r in pending:
-                if r.id not in {c.record_id for c in out} and terms(r.text) & said:
-                    out.append(Change.status(r, Status.SATISFIED, turn, clause.start,
-                                             clause.end, note=f"kept, turn {turn.number}",
-                                             satisfied_turn=turn.number,
-                                             satisfied_text=ctext))
-        return out
+        found = (c for c in clauses(turn.text)
+                 if not c.question and KEPT.search(turn.text[c.start:c.end]))
+        return _met_by(turn, found, pending, "kept")
 
     def _satisfied(self, turn: TurnView, commitments: list[Record],
                    older: list[Record]) -> list[Change]:

@@ -28,7 +28,7 @@ from functools import lru_cache
 import regex
 
 from extractors.base import Change, TurnView
-from extractors.dialogue.reports import DONE, DONE_LEAD, RECEIVED, USER_DONE
+from extractors.dialogue.reports import AHEAD, RECEIVED, USER_DONE, reported_clauses
 from extractors.dialogue.tool_evidence import (
     CODE_SPAN,
     argument_values,
@@ -54,9 +54,6 @@ HORIZON = rx(r"\b(?:within|by|before|until|over\s+the\s+next|in\s+(?:the\s+next\
              r"working\s+days?|business\s+days?|\d+\s*(?:days?|hours?|weeks?))\b",
              regex.IGNORECASE, linear=True)
 CONDITION = rx(r"\b(?:if|once|when|as\s+soon\s+as|after)\b", regex.IGNORECASE, linear=True)
-#: A clause that still looks ahead: what it names is not done yet.
-AHEAD = rx(r"\b(?:will|won['’]t|going\s+to|once|if|when|until|so\s+(?:you|that))\b|['’]ll\b",
-           regex.IGNORECASE, linear=True)
 _MODAL_VERB = rx(r"(?i)\b(?:will|['’]ll|going\s+to|gonna|can|could|shall)\s+(?:also\s+|just\s+|"
                  r"now\s+|then\s+|personally\s+|first\s+)?(?P<verb>[a-z]+)", linear=True)
 _NO_VERB = frozenset({"be", "have", "get", "not", "never", "always"})
@@ -88,27 +85,23 @@ class TurnEvidence:
     @classmethod
     def of(cls, turn: TurnView) -> TurnEvidence:
         text = turn.text
-        reports: list[tuple[int, int, frozenset[str]]] = []
-        received = user_done = False
+        reports: tuple[tuple[int, int, frozenset[str]], ...] = ()
         if turn.role in ("assistant", "user"):
-            led: set[int] = set()
-            for c in clauses(text):
-                ctext = text[c.start:c.end]
-                if c.question:
-                    continue
-                if DONE_LEAD.search(ctext):
-                    led.add(c.sentence)
-                if (c.sentence in led or DONE.search(ctext)) and not AHEAD.search(ctext):
-                    reports.append((c.start, c.end, frozenset(terms(ctext))))
-                received = received or bool(RECEIVED.search(ctext))
-                user_done = user_done or bool(USER_DONE.search(ctext))
+            reports = tuple((c.start, c.end, frozenset(terms(text[c.start:c.end])))
+                            for c in reported_clauses(text)
+                            if not AHEAD.search(text[c.start:c.end]))
+        # what the user says arrived, or says they did (the features read it of users only)
+        said = [text[c.start:c.end] for c in clauses(text) if not c.question] \
+            if turn.role == "user" else []
+        received = any(RECEIVED.search(s) for s in said)
+        user_done = any(USER_DONE.search(s) for s in said)
         evidence = text
         tool_ok = False
         if turn.role == "tool":
             tool_ok = not (tool_failed(text) or tool_pending(text) or reads_only(turn.tool_name))
             evidence = f"{argument_values(turn.tool_arguments)}\n{argument_values(text)}"
         return cls(role=turn.role, terms=frozenset(terms(evidence)),
-                   words=frozenset(word_stems(evidence)), reports=tuple(reports),
+                   words=frozenset(word_stems(evidence)), reports=reports,
                    tool_ok=tool_ok, tool_keys=frozenset(word_stems(turn.tool_name)),
                    raw_arguments=turn.tool_arguments or "", received=received,
                    user_done=user_done, question=text.rstrip().endswith("?"))

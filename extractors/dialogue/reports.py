@@ -24,6 +24,9 @@ DONE = rx(
     r"\b(?:went|has\s+gone|have\s+gone)\s+(?:out|off|over|through|to)\b",
     regex.IGNORECASE,
 )
+#: A clause that still looks ahead: what it names is not done yet.
+AHEAD = rx(r"\b(?:will|won['’]t|going\s+to|once|if|when|until|so\s+(?:you|that))\b|['’]ll\b",
+           regex.IGNORECASE, linear=True)
 #: The user says a promised thing reached them ("the e-ticket just arrived").
 RECEIVED = rx(
     r"(?<!(?:n['’]t|\bnot|\bnever)\s+(?:yet\s+|still\s+)?)"  # "hasn't arrived" is the opposite
