@@ -20,6 +20,11 @@ An extractor is a class with a ``name`` (a versioned registry name such as
         def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:
             ...
 
+An extractor may also define ``review(turn, candidates) -> list[Candidate]``: it runs
+after every extractor has read the turn, sees all their candidates, and returns those
+it keeps (the act model vetoes a rule's constraint it scores as anything but one). Like
+``needs``, it is optional and not part of the protocol's members.
+
 It runs once it is in the :class:`extractors.registry.Registry` a
 :class:`scratchpad.Scratchpad` is given (shipped ones are listed there).
 """
@@ -35,7 +40,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from extractors.records import Kind, Record, Role, Status
 from extractors.text.nlp import Needs, Range
 
-__all__ = ["Candidate", "Change", "Extractor", "Needs", "Range", "Resolver", "TurnView"]
+__all__ = ["Candidate", "Change", "Extractor", "Needs", "Range", "Resolver", "Reviewer",
+           "TurnView"]
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -116,6 +122,16 @@ class Extractor(Protocol):
     needs_doc: ClassVar[bool]
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]: ...
+
+
+@runtime_checkable
+class Reviewer(Protocol):
+    """An extractor that also reviews a turn's candidates once every extractor has run:
+    returns the ones it keeps, in order, never adding or changing one."""
+
+    name: ClassVar[str]
+
+    def review(self, turn: TurnView, candidates: list[Candidate]) -> list[Candidate]: ...
 
 
 class Change(BaseModel):

@@ -16,7 +16,7 @@ from datetime import datetime
 from itertools import islice
 from typing import Any, Literal
 
-from extractors.base import Candidate, Change, Extractor, Needs, Resolver, TurnView
+from extractors.base import Candidate, Change, Extractor, Needs, Resolver, Reviewer, TurnView
 from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.merge import merge
 from extractors.text import nlp as nlp_module
@@ -47,6 +47,8 @@ class TurnProcessor:
         self.resolvers = list(resolvers)
         self.model = model
         self.doc_extractors = [e for e in self.extractors if e.needs_doc]
+        #: Extractors that review the turn's candidates once all have run.
+        self.reviewers = [e for e in self.extractors if isinstance(e, Reviewer)]
         #: The kinds some resolver moves: their live records are loaded before a batch.
         self.resolved_kinds = frozenset(k.value for r in self.resolvers for k in r.kinds)
 
@@ -97,7 +99,8 @@ class TurnProcessor:
         return total
 
     def extract(self, view: TurnView, doc: Any) -> list[Candidate]:
-        """Run every extractor on one turn and merge the candidates.
+        """Run every extractor on one turn, let the reviewers drop what they veto, and
+        merge the candidates.
 
         Extractors that read the parse see the parsed prefix of an over-long turn
         (:data:`extractors.text.nlp.MAX_PARSE_CHARS`); pattern extractors see all of it. A
@@ -120,6 +123,12 @@ class TurnProcessor:
                 log.warning("%s timed out on turn %d of thread %r (%d characters); "
                             "its candidates for this turn are skipped",
                             extractor.name, view.number, view.thread, len(view.text))
+        for reviewer in self.reviewers:
+            try:
+                found = reviewer.review(view, found)
+            except TimeoutError:
+                log.warning("%s timed out reviewing turn %d of thread %r; the candidates "
+                            "stand unreviewed", reviewer.name, view.number, view.thread)
         return merge(found)
 
     def process(

@@ -9,12 +9,15 @@ from pathlib import Path
 import pytest
 
 from extractors.base import Candidate, TurnView
-from extractors.dialogue.act_clauses import SCORE, ActClauses
+from extractors.dialogue.act_clauses import SCORE, VETO_CONSTRAINT, ActClauses
+from extractors.dialogue.constraints import ConstraintRules
 from extractors.merge import merge
 from extractors.records import Kind
 from extractors.trained import acts
 from extractors.trained.acts import ActScorer, normalize
 from extractors.trained.train import train
+from extractors.values.amounts import RegexAmounts
+from scratchpad.extraction import TurnProcessor
 
 
 def test_the_model_reads_shapes_not_figures() -> None:
@@ -85,6 +88,37 @@ def test_no_candidates_from_questions_quotes_narration_or_tool_output() -> None:
     assert [(c.kind, c.subtype) for c in user] == [(Kind.CONSTRAINT, "preference")]
     rule = clauses.extract(view("Don't restart it during business hours.", role="user"))
     assert [(c.kind, c.subtype) for c in rule] == [(Kind.CONSTRAINT, "prohibition")]
+
+
+def test_the_model_vetoes_only_rule_constraints_it_scores_as_none() -> None:
+    text = "We need a search box on the settings page. Also, a coffee."
+    rule = Candidate.of(text, 0, 42, kind=Kind.CONSTRAINT, subtype="requirement", score=0.8,
+                        extractor="constraints.rules.v1")
+    value = Candidate.of(text, 51, 57, kind=Kind.IDENTIFIER, subtype="word", score=0.9,
+                         extractor="ids.regex.v1")
+    promise = Candidate.of(text, 0, 42, kind=Kind.COMMITMENT, subtype="promised", score=0.8,
+                           extractor="commitments.rules.v1")
+    together = [rule, value, promise]
+    sure_not = ActClauses(scorer=Fixed(CONSTRAINT=VETO_CONSTRAINT / 2))  # type: ignore[arg-type]
+    assert sure_not.review(view(text, role="user"), together) == [value, promise]
+    # not sure enough, an agent's turn, or no model at all: every candidate stands
+    unsure = ActClauses(scorer=Fixed(CONSTRAINT=VETO_CONSTRAINT))  # type: ignore[arg-type]
+    assert unsure.review(view(text, role="user"), together) == together
+    assert sure_not.review(view(text), together) == together
+    assert ActClauses(scorer=None).review(view(text, role="user"), together) == together
+
+
+def test_the_pipeline_runs_the_review_after_every_extractor() -> None:
+    """The rule finds the constraint, the model (here, sure it is none) vetoes it; a
+    value in the same sentence stays."""
+    processor = TurnProcessor([ConstraintRules(), RegexAmounts(),
+                               ActClauses(scorer=Fixed(CONSTRAINT=0.0))], [])  # type: ignore[arg-type]
+    turn = view("Don't charge more than €40 for it.", role="user")
+    (doc,) = processor.annotate([turn])
+    assert [c.kind for c in processor.extract(turn, doc)] == [Kind.AMOUNT]
+    kept = TurnProcessor([ConstraintRules(), RegexAmounts(),
+                          ActClauses(scorer=Fixed(CONSTRAINT=0.9))], [])  # type: ignore[arg-type]
+    assert sorted(c.kind.value for c in kept.extract(turn, doc)) == ["amount", "constraint"]
 
 
 def test_the_model_ships_in_the_wheel() -> None:
