@@ -9,7 +9,11 @@ Scoring follows the corpus README: gold ``turn`` is 0-based, record turns 1-base
 * open questions, per turn holding gold questions (full and ``#cut`` lines): gold is
   open if any question of that turn is unanswered at the end; predicted open if any
   question record on that turn is open or deferred, answered if there are question
-  records but none open, missing otherwise.
+  records but none open, missing otherwise;
+* questions left open at the end of full conversations, on any turn: how many question
+  records are open or deferred, how many of them sit on a turn whose gold holds an
+  unanswered question, and that share (``open_precision_full``: an open item that is
+  not open pollutes every dashboard and block, whether or not its turn has gold).
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ class Scores:
     open_tp: int = 0
     open_fp: int = 0
     open_fn: int = 0
+    open_left_full: int = 0
+    open_left_right_full: int = 0
     conversations: int = 0
 
     def summary(self) -> dict[str, Any]:
@@ -72,6 +78,9 @@ class Scores:
             "open_precision": precision,
             "open_recall": recall,
             "open_f1": f1,
+            "open_left_full": self.open_left_full,
+            "false_opens_full": self.open_left_full - self.open_left_right_full,
+            "open_precision_full": ratio(self.open_left_right_full, self.open_left_full),
         })
         return out
 
@@ -112,6 +121,11 @@ def score_conversation(
     for q in gold.get("questions") or []:
         turn = q["turn"] + 1
         question_turns[turn] = question_turns.get(turn, False) or q.get("answered_turn") is None
+    if full:
+        for rec in records:
+            if rec["kind"] == "question" and rec["status"] in OPEN:
+                scores.open_left_full += 1
+                scores.open_left_right_full += question_turns.get(rec["turn"], False)
     for turn, gold_open in sorted(question_turns.items()):
         mine = [r for r in by_turn.get(turn, []) if r["kind"] == "question"]
         scores.question_turns += 1

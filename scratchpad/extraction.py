@@ -289,7 +289,8 @@ def apply_change(
     after = record.model_copy(
         update={
             change.field: change.new,
-            "status_turn": view.number,
+            # a change of attrs only (a question asked back about) moves no status
+            "status_turn": view.number if old != change.new else record.status_turn,
             "attrs": {**record.attrs, **change.attrs},
         }
     )

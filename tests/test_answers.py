@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from extractors.base import Change, TurnView
 from extractors.dialogue.answers import AnswerLinker
 from extractors.dialogue.questions import RuleQuestions
+from scratchpad.extraction import apply_change
 from scratchpad.records import Kind, Record, Status
 from tests.conftest import QUESTION_TEXT
 
@@ -22,7 +23,7 @@ def _turn(text: str, role: str, number: int, spoke: dict[str, int] | None = None
 
 
 def _dialogue(turns: list[tuple[str, str]]) -> tuple[dict[str, Record], list[tuple[int, Change]]]:
-    """Run extractor and linker over (role, text) turns like the pipeline does."""
+    """Run extractor and linker over (role, text) turns as the pipeline does."""
     records: dict[str, Record] = {}
     changes: list[tuple[int, Change]] = []
     spoke: dict[str, int] = {}
@@ -41,10 +42,9 @@ def _dialogue(turns: list[tuple[str, str]]) -> tuple[dict[str, Record], list[tup
         live = [r for r in records.values() if r.status in ("open", "deferred")]
         for change in LINKER.resolve(view, None, new, live):
             changes.append((number, change))
-            before = records[change.record_id]
-            records[before.id] = before.model_copy(update={
-                "status": change.new, "status_turn": number,
-                "attrs": {**before.attrs, **change.attrs}})
+            after, _ = apply_change(records[change.record_id], change, view, LINKER.name)
+            if after is not None:
+                records[after.id] = after
     return records, changes
 
 
@@ -132,6 +132,81 @@ def test_failure_reply_does_not_answer() -> None:
         ("assistant", "Have a good day."),
     ])
     assert _status(records, "phone number") == ("open", None)
+
+
+def test_a_clarifying_question_pauses_the_request_it_answers_later() -> None:
+    records, changes = _dialogue([
+        ("user", "Which dentists near me open on Saturdays?"),
+        ("assistant", "Which town should I look in?"),
+        ("user", "Harrogate."),
+        ("assistant", "Dr Okafor's practice on Station Parade opens on Saturdays."),
+    ])
+    assert _status(records, "dentists") == ("answered", 4)
+    asked_back = [c for n, c in changes if n == 2 and c.note == "asked back"]
+    assert [c.attrs for c in asked_back] == [{"asked_back": 2}]
+
+
+def test_a_question_about_a_proposal_pauses_it() -> None:
+    records, _ = _dialogue([
+        ("assistant", "Shall I book the 9:40 ferry for you?"),
+        ("user", "How long does it take?"),
+        ("assistant", "About an hour and ten minutes."),
+        ("user", "Yes, go ahead."),
+    ])
+    assert _status(records, "ferry") == ("answered", 4)
+
+
+def test_a_question_on_another_matter_leaves_the_proposal_open() -> None:
+    records, _ = _dialogue([
+        ("assistant", "Want me to reset your router remotely tonight?"),
+        ("user", "When will the engineer call me back?"),
+        ("assistant", "Tomorrow morning, before noon."),
+        ("user", "ok"),
+    ])
+    assert _status(records, "router") == ("open", None)
+
+
+@pytest.mark.parametrize("reply", ["What else do you have?", "What else is there?"])
+def test_asking_for_other_options_settles_a_proposal(reply: str) -> None:
+    records, changes = _dialogue([
+        ("assistant", "The blue one is 40 pounds, is that alright?"),
+        ("user", reply),
+    ])
+    assert _status(records, "alright") == ("answered", 2)
+    assert [c.note for _, c in changes] == ["other options asked for"]
+
+
+def test_a_statement_before_a_courtesy_question_answers() -> None:
+    records, _ = _dialogue([
+        ("user", "Great. What's their address?"),
+        ("assistant", "Your table is booked, the restaurant is at 12 Hill Road, anything "
+                      "else I can do?"),
+    ])
+    assert _status(records, "address") == ("answered", 2)
+
+
+def test_a_failure_report_still_answers_yes_or_no() -> None:
+    records, _ = _dialogue([
+        ("user", "Can I get my money back on this fare?"),
+        ("assistant", "Unfortunately no. This fare can't be refunded."),
+    ])
+    assert _status(records, "money back") == ("answered", 2)
+
+
+def test_an_answer_given_inside_a_new_question() -> None:
+    records, _ = _dialogue([
+        ("assistant", "Which city are you in?"),
+        ("user", "What's on in Leeds this weekend?"),
+    ])
+    assert _status(records, "Which city") == ("answered", 2)
+
+
+def test_waving_off_the_other_party_question_settles_it() -> None:
+    records, _ = _dialogue([
+        ("assistant", "Two adult tickets for Friday, is this correct?"),
+        ("user", "Never mind, I'll only need one ticket now."),
+    ])
+    assert _status(records, "correct") == ("answered", 2)
 
 
 def test_withdrawn_by_asker() -> None:
@@ -290,3 +365,13 @@ def test_more_ways_to_withdraw(reply: str) -> None:
     records, _ = _dialogue([("user", "How long is the wait for mktime fixes?"),
                             ("user", reply)])
     assert _status(records, "wait")[0] == "withdrawn"
+
+
+def test_a_confirmation_tag_answered_answers_the_question_it_tags() -> None:
+    records, changes = _dialogue([
+        ("assistant", "The return fare comes to $148? Is that okay with you?"),
+        ("user", "Yes."),
+    ])
+    assert _status(records, "$148") == ("answered", 2)
+    assert _status(records, "okay") == ("answered", 2)
+    assert "answered with its tag" in [c.note for _, c in changes]

@@ -45,3 +45,15 @@ def test_cut_lines_count_only_for_questions():
     s = scores.summary()
     assert s["gold_amount"] == 0 and s["question_turns"] == 1
     assert s["question_detection_rate"] == 0.0 and s["open_recall"] == 0.0
+
+
+def test_questions_left_open_in_full_conversations_count_on_any_turn():
+    """An open record on a turn without gold still counts against precision (a dashboard
+    shows it); on a #cut line it does not (the cut leaves questions open by design)."""
+    scores = Scores()
+    left = [rec(1, 0, 21, "question", "open"), rec(2, 0, 4, "question", "deferred"),
+            rec(2, 5, 9, "question", "answered")]
+    score_conversation(scores, ROW, left)
+    score_conversation(scores, {**ROW, "id": "c1#cut2"}, left)
+    s = scores.summary()
+    assert (s["open_left_full"], s["false_opens_full"], s["open_precision_full"]) == (2, 1, 0.5)

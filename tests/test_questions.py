@@ -26,6 +26,7 @@ def _found(text: str, role: str = "assistant", doc=None) -> list[str]:
     ("Is it premium economy?", ["Is it premium economy?"]),
     ("Sure. It arrives at which station?", ["It arrives at which station?"]),
     ("Yes that's great, what is their phone number?", ["what is their phone number?"]),
+    ("Sounds good, and can I have their address.", ["can I have their address."]),
     ("Where are you going to and from", ["Where are you going to and from"]),
     ("how many ticket do you need and what time are you leaving",
      ["how many ticket do you need", "what time are you leaving"]),
@@ -94,6 +95,19 @@ def test_detects_questions(text: str, expected: list[str]) -> None:
     # relative clauses
     "There is 1 hotel, which is near the station.",
     "which is a place of worship.",
+    # a statement that dropped its subject, a wish, thanks, an answer with a stray "?"
+    "Is located at 12 Harbour Road.",
+    "Is booked for the 14th.",
+    "Will be later.",
+    "It is an estate car, and is a hybrid.",
+    "May your trip be a smooth one.",
+    "Have the best weekend.",
+    "Thank you for your help?",
+    "No, I don't want the insurance right now?",
+    "Great, do that.",
+    "OK, just let me know!",
+    "Do you need more help?",
+    "I appreciate it?",
 ])
 def test_not_questions(text: str) -> None:
     assert _found(text) == []
@@ -109,6 +123,11 @@ def test_tool_turns_are_never_asked() -> None:
     ("What's their phone number?", "wh", "identifier", []),
     ("Is it furnished?", "yesno", "yesno", []),
     ("How about the 10:40 am bus with 0 transfers?", "suggestion", "yesno", []),
+    ("What's your opinion on the Harbour View room?", "suggestion", "yesno", []),
+    ("How do you feel about a window seat?", "suggestion", "yesno", []),
+    ("How would you like to pay?", "wh", "amount", []),
+    ("Can you confirm me the seats before I book?", "yesno", "yesno", []),
+    ("Can you check if the 9:15 is still running?", "request", "yesno", []),
     ("What about a hotel named Canopy with 3 stars?", "suggestion", "yesno", []),
     ("What do you think of the bus leaving at 8 am?", "suggestion", "yesno", []),
     ("How does the 2 star Acme Hotel sound?", "suggestion", "yesno", []),

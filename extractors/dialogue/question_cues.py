@@ -68,7 +68,8 @@ OPENERS: tuple[tuple[str, Guarded, str, float], ...] = (
      QuestionSubtype.WH, 0.9),
     ("how_many", rule(r"(?:(?:for|in|at)\s+)?how\s+(?:many|much|long|far|soon|early|late|"
                     r"about)\b"), QuestionSubtype.WH, 0.85),
-    ("aux_subject", rule(rf"(?!(?:have|had)\s+(?:a|an)\b)(?:{_AUX})\s+(?:not\s+)?(?:{_SUBJ})\b"),
+    ("aux_subject", rule(rf"(?!(?:have|had)\s+(?:a|an|the|fun)\b)(?:{_AUX})\s+(?:not\s+)?"
+                         rf"(?:{_SUBJ})\b"),
      QuestionSubtype.YESNO, 0.85),
     ("tell_me", rule(_ASK + r"(?:tell|show|give|send|text|email)\s+(?:me|us)\b(?!\s+a\b)"),
      QuestionSubtype.REQUEST, 0.9),
@@ -90,8 +91,11 @@ OPENERS: tuple[tuple[str, Guarded, str, float], ...] = (
                         r"need|have|wish)\s+to\s+(?:know|find\s+out)\b|"
                         r"i\s+(?:was\s+)?wonder(?:ing)?\b|i'm\s+wondering\b|any\s+idea\b"),
      QuestionSubtype.REQUEST, 0.8),
+    # without a subject it is a statement that dropped one: "Is located in 1016 Main St."
     ("aux_initial", rule(r"^(?:is|are|was|were|does|did|can|could|will|would|should|shall|"
-                       r"isn't|aren't|doesn't|didn't|can't|won't)\s+\p{L}+\s+\p{L}"),
+                       r"isn't|aren't|doesn't|didn't|can't|won't)\s+(?!(?:\p{L}{2,}ed|available|"
+                       r"open|near|in|at|on|from|also|now|currently|still|just|be)\b)"
+                       r"\p{L}+\s+\p{L}"),
      QuestionSubtype.YESNO, 0.7),
     ("wh_fragment", rule(r"^(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:what|which|when|where|"
                        r"who|whom)\b(?!\s+(?:i|we)\b)(?=[^,\n]{0,60}(?:,\s*please\W*)?$)"),
@@ -105,6 +109,11 @@ OPENERS: tuple[tuple[str, Guarded, str, float], ...] = (
 ANYWHERE = frozenset({"tell_me", "let_me_know", "want_to_know", "want_info", "find_out"})
 #: Courtesy closings and offers of further help: never questions.
 COURTESY = rule(
+    r"^\W*what'?s\s+up\W*$|"  # a greeting, not a request for information
+    # the agent offering more help: "Do you need more help?", "let me know what else I can
+    # do", "Let me know!"
+    r"\b(?:need|want|like)\s+(?:any\s+)?(?:more|further|other)\s+help\b|"
+    r"\bwhat\s+else\s+(?:i|we)\s+can\b|\blet\s+(?:me|us)\s+know\s*[!.]*\s*$|"
     r"(?<!\bor\s)(?<!\bor\sjust\s)\b(?:anything|something|anyone|anybody)\s+else\b|"
     r"\belse\s+(?:can|could|may|shall)\s+(?:i|we)\b|\b(?:any|some)\s+(?:other|more|further)"
     r"\s+(?:help|service|assistance|questions?)\b|"
@@ -131,6 +140,11 @@ PROPOSAL = rule(
     r"(?!(?:the|your|their|its|his|her|a|an)?\s*(?:[\p{L}'-]+\s+){0,2}(?:" + _INFO_NOUN +
     r")\s*(?:[?.!,]|$|(?:of|for|at|on|there|please)\b))|"
     r"what\s+do\s+you\s+think\s+(?:of|about)\b|"
+    # asking for an opinion of a thing put forward: "What's your opinion on Adorn by
+    # Miguel?", "How do you feel about X?" ("How would you like to pay?" asks for a fact)
+    r"what(?:'s|\s+is|\s+are)\s+your\s+(?:opinion|thoughts?|take|view)\s+(?:on|of|about)\b|"
+    r"how\s+(?:do|would|did)\s+you\s+(?:feel\s+about|like)\b"
+    r"(?!\s+(?:to|your|it|them|me|us|that|this|my|our|the\s+(?:payment|room|car|seat))\b)|"
     r"how\s+(?:does|do|would|did)\s+(?:[^\s?.!]+\s+){1,15}?sound\b|"
     r"what\s+if\s+(?:you|we|i)\b|"
     r"(?:would|do|did)\s+you\s+(?:like|want|care|prefer)\s+(?:(?:me|us)\s+)?"
@@ -141,6 +155,9 @@ PROPOSAL = rule(
     r"(?:looking\s+for|after)|(?:work|suit|interest)\s+(?:for\s+)?you|meet\s+your\s+"
     r"(?:needs?|requirements?))\b)"
 )
+#: A question about a detail of something just put forward: "What's the address?", "How
+#: much is it?"
+DETAIL = rule(r"\bthe\s+(?:" + _INFO_NOUN + r")\b|\bhow\s+much\b")
 #: "Please confirm: ..." style read-backs.
 CONFIRMATION = rule(r"(?:^\W*|\b(?:please|kindly)\s+)(?:confirm|verify)\b(?!\s+(?:if|whether))|"
                   r"\bconfirm\s+(?:the\s+following|these|those|(?:all\s+)?(?:the\s+)?details)\b")
@@ -165,7 +182,8 @@ RELATIVE = rule(r"(?:which|who)\s+(?:also\s+)?(?:is|are|was|were|has|have|had|wi
               r"could|may|might|offers?|features?|includes?)\b", regex.VERSION0)
 #: One-word echoes that are not questions ("Oh, yeah?", "Really?").
 INTERJECTION = rule(r"^\W*(?:oh\W+)?(?:yeah|yes|really|right|ok|okay|huh|sorry|pardon|what|"
-                  r"hm+|eh|no)\W*$")
+                  r"hm+|eh|no|(?:thanks|thank\s+you)(?:\s+(?:so|very)\s+much)?"
+                  r"(?:\s+for\s+[^?.!]{1,60})?|i\s+appreciate\s+(?:it|that|this))\W*$")
 QUESTION_MARK = rule(r"\?[\s\"')\]]*[.!]?\s*$", regex.VERSION0)
 #: Where an opener may start: the text before it ends with one of these (or is empty).
 CLAUSE_LEAD = rule(
@@ -176,6 +194,12 @@ CLAUSE_LEAD = rule(
 
 #: The expected answer type, by keyword (first match wins, after choices).
 EXPECTS: tuple[tuple[str, Guarded], ...] = (
+    # "Please confirm the details", "see if I got everything right": a request to say yes
+    # or no, whatever the details hold ("confirm the address" asks for the address)
+    ("yesno", rule(r"\bconfirm\b(?!\s+(?:(?:the|your|their|my|his|her|its)\s+)?"
+                   r"(?:[\p{L}'-]+\s+)?(?:address|number|e-?mail|name|phone|location|spelling|"
+                   r"time|date|day|amount|price|total)\b)|"
+                   r"\b(?:tell\s+(?:me|us)|let\s+(?:me|us)\s+know|see|check)\s+(?:if|whether)\b")),
     ("amount", rule(r"\bhow\s+much\b|\b(?:price|prices|cost|costs|fare|fee|fees|total|balance|"
                   r"rent|amount|charge|charges|pay|refund|budget|rate)\b")),
     ("datetime", rule(r"\bwhen\b|\b(?:what|which)\s+(?:time|date|day|days|hour|month)\b|"

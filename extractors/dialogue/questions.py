@@ -159,9 +159,16 @@ def _clauses(text: str, start: int, end: int) -> list[_Clause]:
     picked: list[tuple[int, str, float, str]] = []
     action = False
     for pos, subtype, score, name in _openers(sentence):
+        if not asked and guard.match(r"(?:may\s+(?:you|your)\b|do\s+(?:that|it|this|so)\W*$)",
+                                     sentence[pos:], flags=FLAGS):
+            continue  # a wish ("May your day be a good one.") or an order ("Great, do that.")
         if not asked and RELATIVE.match(sentence, pos) and (
                 pos == 0 and sentence[0].islower() or sentence[:pos].rstrip().endswith(",")):
             continue
+        if not asked and pos > 0 and guard.search(r"\band\s*$", sentence[:pos]) \
+                and guard.match(r"(?:is|are|was|were)\s+(?:a|an|the|not|also|very|so)\b",
+                                sentence[pos:], flags=FLAGS):
+            continue  # "It is a Standard car, and is an Altima." goes on stating
         if picked:
             # A later opener starts a new question only as a main clause after "and"
             # or a comma; "or <clause>" continues a choice question.
@@ -185,7 +192,9 @@ def _clauses(text: str, start: int, end: int) -> list[_Clause]:
                              sentence, flags=FLAGS)
         offset = start + len(sentence) - len(stripped)
         wh = guard.search(rf"\b(?:{WH})\b", stripped, flags=FLAGS)
-        if stripped and not search(ACTION_REQUEST, stripped):
+        if stripped and not search(ACTION_REQUEST, stripped) \
+                and not guard.match(r"no\b(?!\s+(?:way|one|idea)\b)", stripped, flags=FLAGS):
+            # "No, I do not want tickets right now?" answers; it asks nothing
             subtype = QuestionSubtype.WH if wh else QuestionSubtype.YESNO
             out.append(_Clause(offset, end, subtype, 0.7, "question mark"))
     return out
