@@ -78,6 +78,14 @@ def test_phones(text: str, span: str, normalized: str) -> None:
         ("in C:\\Users\\bob\\file.txt now", "C:\\Users\\bob\\file.txt", "path",
          "C:\\Users\\bob\\file.txt"),
         ("Commit 9f3c2ab broke it", "9f3c2ab", "commit", "9f3c2ab"),
+        ("the uplink is Te1/1/4 now", "Te1/1/4", "port", "Te1/1/4"),
+        ("shut GigabitEthernet2/0/17 first", "GigabitEthernet2/0/17", "port",
+         "GigabitEthernet2/0/17"),
+        ("Sort code: 40-11-62, please", "40-11-62", "sort_code", "40-11-62"),
+        ("the header says `amount_eur` now", "amount_eur", "code_name", "amount_eur"),
+        ("then `load_rows()` fails", "load_rows()", "code_name", "load_rows()"),
+        ("after the deploy db-orders-standby-03 lags", "db-orders-standby-03", "hostname",
+         "db-orders-standby-03"),
     ],
 )
 def test_other_identifiers(text: str, span: str, subtype: str, normalized: str) -> None:
@@ -96,10 +104,17 @@ def test_other_identifiers(text: str, span: str, subtype: str, normalized: str) 
         "Wait, what station does it arrive at/ and when do I pay now/",
         "delivered 2026-10-08, call ahead",
         "The color is #FF0000 and the Eircode D02 X285.",
+        # a date with dashes is no sort code; a word with a number is no host
+        "It shipped 12-03-26 with the follow-up-2 notes, 1/2 done.",
     ],
 )
 def test_no_flood(text: str) -> None:
     assert ids(text) == []
+
+
+def test_a_sort_code_and_its_account_number_side_by_side() -> None:
+    found = [(c.text, c.subtype) for c in ids("debits on 20-45-77 53018846 since May")]
+    assert found == [("20-45-77", "sort_code"), ("53018846", "account")]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ group, seed 2026).
 
 Scoring is that of ``tests/test_values_labelled.py`` (same kind, same turn, overlapping
 span). The floors are the figures the pipeline measured when the set arrived, before any
-pattern was changed for it; raise them as extraction improves. Run
+pattern was changed for it, raised as extraction improves. Run
 ``python -m tests.test_values_blind [dev|test]`` to print the figures and every miss.
 """
 
@@ -34,13 +34,16 @@ SPLITS = ("dev", "test")
 #: On arrival (the pipeline of commit 1d54124, nothing tuned for this set):
 #: dev  amount R 0.520 P 0.944, identifier R 0.453 P 0.720, datetime R 0.818 P 0.815;
 #: test amount R 0.594 P 0.919, identifier R 0.547 P 0.699, datetime R 0.881 P 0.808.
+#: After the first shapes read off dev (numbered hosts, switch ports, sort codes and the
+#: account beside them, names in backticks): dev identifier R 0.600 P 0.755; test (scored
+#: once, after) identifier R 0.642 P 0.720.
 #: The goal on test: identifier R 0.95 and P 0.90, amount and datetime R 0.95.
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
     "dev": {("amount", "recall"): 0.51, ("amount", "precision"): 0.93,
-            ("identifier", "recall"): 0.44, ("identifier", "precision"): 0.71,
+            ("identifier", "recall"): 0.59, ("identifier", "precision"): 0.74,
             ("datetime", "recall"): 0.81, ("datetime", "precision"): 0.80},
     "test": {("amount", "recall"): 0.58, ("amount", "precision"): 0.91,
-             ("identifier", "recall"): 0.54, ("identifier", "precision"): 0.69,
+             ("identifier", "recall"): 0.63, ("identifier", "precision"): 0.71,
              ("datetime", "recall"): 0.87, ("datetime", "precision"): 0.80},
 }
 
