@@ -34,3 +34,11 @@ def extract(corpus: Path) -> tuple[list[dict[str, Any]], Outputs]:
     """Read a labelled corpus and extract every conversation (in-memory stores)."""
     rows = read_corpus(corpus)
     return rows, list(run_corpus(rows, source=corpus.name))
+
+
+def unverbatim(outputs: Outputs) -> list[tuple[Any, dict[str, Any]]]:
+    """Every (conversation id, record) whose ``text`` is not ``content[start:end]`` of its
+    turn: none may be."""
+    return [(row["id"], rec) for row, records in outputs for rec in records
+            if (row["messages"][rec["turn"] - 1]["content"] or "")[rec["start"]:rec["end"]]
+            != rec["text"]]

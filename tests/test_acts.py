@@ -36,6 +36,28 @@ def test_the_shipped_model_loads_from_the_package() -> None:
     assert grant["GRANT"] > 0.5 > grant["ASK"]
 
 
+class Counting:
+    """A pipeline that records what it is asked to read, then reads it with ``nlp``."""
+
+    def __init__(self, nlp) -> None:
+        self.nlp, self.read = nlp, []
+
+    def pipe(self, texts):
+        self.read.extend(texts)
+        return self.nlp.pipe(texts)
+
+
+def test_a_sentence_is_scored_once_and_scores_the_same_again() -> None:
+    loaded = acts.load()
+    assert loaded is not None
+    counting = Counting(loaded)
+    scorer = ActScorer(counting)  # type: ignore[arg-type]
+    first = scorer.scores(["Don't call me before 9.", "Thanks!"], "user")
+    again = scorer.scores(["Thanks!", "Don't call me before 8."], "user")
+    assert counting.read == ["zzuser don't call me before 9.", "zzuser thanks!"]
+    assert again == [first[1], first[0]]  # digits read as 9: the same sentence to the model
+
+
 def test_without_a_model_the_rules_run_alone(tmp_path: Path) -> None:
     assert acts.load.__wrapped__(tmp_path) is None
 

@@ -23,10 +23,8 @@ from typing import Any
 
 import pytest
 
-from scratchpad.evaluate import run_corpus
-from scratchpad.messages import read_corpus
 from tests.conftest import DATA
-from tests.scoring import Outputs
+from tests.scoring import Outputs, extract, unverbatim
 from tests.test_values_labelled import VALUE_KINDS, Figures, score
 
 CORPUS = DATA / "values_blind.jsonl"
@@ -56,8 +54,7 @@ def split_of(outputs: Outputs, split: str) -> Outputs:
 
 @pytest.fixture(scope="module")
 def extracted() -> tuple[list[dict[str, Any]], Outputs]:
-    rows = read_corpus(CORPUS)
-    return rows, list(run_corpus(rows, source=CORPUS.name))
+    return extract(CORPUS)
 
 
 def test_the_set_is_split_once_and_its_gold_is_verbatim(extracted):
@@ -74,11 +71,7 @@ def test_the_set_is_split_once_and_its_gold_is_verbatim(extracted):
 
 
 def test_every_record_is_verbatim(extracted):
-    _, outputs = extracted
-    for row, records in outputs:
-        for rec in records:
-            content = row["messages"][rec["turn"] - 1]["content"] or ""
-            assert content[rec["start"]:rec["end"]] == rec["text"], (row["id"], rec)
+    assert unverbatim(extracted[1]) == []
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -90,8 +83,7 @@ def test_floors(extracted, split):
 
 
 def main(split: str) -> Figures:
-    rows = [row for row in read_corpus(CORPUS) if row["split"] == split]
-    return score(list(run_corpus(rows, source=CORPUS.name)))
+    return score(split_of(extract(CORPUS)[1], split))
 
 
 if __name__ == "__main__":

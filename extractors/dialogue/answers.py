@@ -116,13 +116,14 @@ def _level(turn: TurnView, record: Record, own: list[Record]) -> str:
     """
     if turn.role == "tool":
         return "strong"
-    if turn.previous_by_role.get(_asker(record)) != record.turn and not _resumed(turn, record):
+    resumed = _resumed(turn, record)
+    if turn.previous_by_role.get(_asker(record)) != record.turn and not resumed:
         return "strong"
     if turn.calls_tools:
         return "strong"  # narration of the agent's own work, not a reply to the question
     if any(r.turn > record.turn for r in own):
         return "strong"
-    if _resumed(turn, record):
+    if resumed:
         # a value asked for must still come with it: "What about the price?" -- "Which
         # night?" -- "Friday." -- "Friday works" does not answer it
         # (a yes/no question or a proposal is answered by a yes or no, whatever it names)

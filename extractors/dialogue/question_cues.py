@@ -184,6 +184,11 @@ RELATIVE = rule(r"(?:which|who)\s+(?:also\s+)?(?:is|are|was|were|has|have|had|wi
 INTERJECTION = rule(r"^\W*(?:oh\W+)?(?:yeah|yes|really|right|ok|okay|huh|sorry|pardon|what|"
                   r"hm+|eh|no|(?:thanks|thank\s+you)(?:\s+(?:so|very)\s+much)?"
                   r"(?:\s+for\s+[^?.!]{1,60})?|i\s+appreciate\s+(?:it|that|this))\W*$")
+#: Without a question mark, not a question from here on: a wish ("May your day be a good
+#: one.") or an order ("Great, do that.").
+WISH_OR_ORDER = rule(r"(?:may\s+(?:you|your)\b|do\s+(?:that|it|this|so)\W*$)")
+#: A statement going on after "and" ("It is a Standard car, and is an Altima.").
+GOES_ON_STATING = rule(r"(?:is|are|was|were)\s+(?:a|an|the|not|also|very|so)\b")
 QUESTION_MARK = rule(r"\?[\s\"')\]]*[.!]?\s*$", regex.VERSION0)
 #: Where an opener may start: the text before it ends with one of these (or is empty).
 CLAUSE_LEAD = rule(

@@ -37,6 +37,7 @@ from extractors.dialogue.question_cues import (
     DEFERRAL,
     EXPECTS,
     FLAGS,
+    GOES_ON_STATING,
     INTENT,
     INTERJECTION,
     LIST_SPLIT,
@@ -48,6 +49,7 @@ from extractors.dialogue.question_cues import (
     STOPWORDS,
     SUGGESTION,
     WH,
+    WISH_OR_ORDER,
     WORD,
 )
 from extractors.records import Kind, QuestionSubtype
@@ -159,16 +161,14 @@ def _clauses(text: str, start: int, end: int) -> list[_Clause]:
     picked: list[tuple[int, str, float, str]] = []
     action = False
     for pos, subtype, score, name in _openers(sentence):
-        if not asked and guard.match(r"(?:may\s+(?:you|your)\b|do\s+(?:that|it|this|so)\W*$)",
-                                     sentence[pos:], flags=FLAGS):
-            continue  # a wish ("May your day be a good one.") or an order ("Great, do that.")
+        if not asked and WISH_OR_ORDER.match(sentence, pos):
+            continue
         if not asked and RELATIVE.match(sentence, pos) and (
                 pos == 0 and sentence[0].islower() or sentence[:pos].rstrip().endswith(",")):
             continue
         if not asked and pos > 0 and guard.search(r"\band\s*$", sentence[:pos]) \
-                and guard.match(r"(?:is|are|was|were)\s+(?:a|an|the|not|also|very|so)\b",
-                                sentence[pos:], flags=FLAGS):
-            continue  # "It is a Standard car, and is an Altima." goes on stating
+                and GOES_ON_STATING.match(sentence, pos):
+            continue
         if picked:
             # A later opener starts a new question only as a main clause after "and"
             # or a comma; "or <clause>" continues a choice question.

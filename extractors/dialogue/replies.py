@@ -6,6 +6,7 @@ the readings the answer linker (:mod:`extractors.dialogue.answers`) asks of them
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from extractors.dialogue.answer_cues import (
     AFFIRM,
@@ -26,7 +27,8 @@ from extractors.text.sentences import sentences
 
 @dataclass(frozen=True)
 class Reply:
-    """What a new turn offers as an answer, sentence by sentence."""
+    """What a new turn offers as an answer, sentence by sentence. Its readings are worked
+    out once per turn, however many open questions ask them."""
 
     text: str
     #: Sentences that may answer: statements with content, and yes/no or "can you ..."
@@ -86,7 +88,7 @@ class Reply:
                 return start, end
         return None
 
-    @property
+    @cached_property
     def goes_on(self) -> bool:
         """Whether a statement follows the deferral: "One moment... I found 10 films you
         might like" fills a pause, it does not put the answer off."""
@@ -94,7 +96,7 @@ class Reply:
             start >= self.deferral[1] and not QUESTION_MARK.search(self.text[start:end])
             for start, end in self.statements)
 
-    @property
+    @cached_property
     def only_asks(self) -> bool:
         """Whether the reply only asks back: it asks a question (not a courtesy), and
         says nothing else of substance ("I'm sure we can find something. Which part of
@@ -104,12 +106,12 @@ class Reply:
                 and not search(COURTESY, self.text[s:e])]
         return bool(asks) and not self.failure and self.substantive is None
 
-    @property
+    @cached_property
     def first(self) -> tuple[int, int] | None:
         """Return the reply's first sentence, whatever it says."""
         return next(iter(sentences(self.text)), None)
 
-    @property
+    @cached_property
     def substantive(self) -> tuple[int, int] | None:
         """Return the first statement that says more than a bare yes or no."""
         for span in self.statements:

@@ -58,11 +58,17 @@ def load(path: Path = MODEL_DIR) -> Language | None:
     return spacy.load(path)
 
 
+#: Sentences whose scores a scorer remembers: the act extractor and its review read the
+#: same sentence of a turn, and short replies ("Thanks!") recur across turns.
+MEMO_SIZE = 4096
+
+
 class ActScorer:
     """Scores sentences with the shipped act model."""
 
     def __init__(self, nlp: Language) -> None:
         self._nlp = nlp
+        self._memo: dict[str, dict[str, float]] = {}
 
     @classmethod
     def shipped(cls) -> ActScorer | None:
@@ -72,6 +78,13 @@ class ActScorer:
 
     def scores(self, sentences: Sequence[str], role: str | None = None
                ) -> list[dict[str, float]]:
-        """Each sentence's score per label (0 to 1), in order."""
-        docs = self._nlp.pipe(normalize(s, role) for s in sentences)
-        return [{label: float(doc.cats.get(label, 0.0)) for label in LABELS} for doc in docs]
+        """Each sentence's score per label (0 to 1), in order; a sentence already scored
+        (as the model reads it) is not scored again."""
+        read = [normalize(s, role) for s in sentences]
+        fresh = list(dict.fromkeys(r for r in read if r not in self._memo))
+        if len(self._memo) + len(fresh) > MEMO_SIZE:
+            self._memo.clear()
+            fresh = list(dict.fromkeys(read))
+        for text, doc in zip(fresh, self._nlp.pipe(fresh), strict=True):
+            self._memo[text] = {label: float(doc.cats.get(label, 0.0)) for label in LABELS}
+        return [dict(self._memo[r]) for r in read]
