@@ -31,6 +31,7 @@ from scratchpad.extraction import (
     action,
     turn_views,
 )
+from scratchpad.held import hold_keys, holds
 from scratchpad.messages import Message, as_utc, parse_message
 from scratchpad.records import (
     Event,
@@ -226,10 +227,20 @@ class Scratchpad:
             if t.role == "tool")
         for view, doc, message, digest in zip(views, docs, fresh, hashes, strict=True):
             added, updated, events = processor.process(view, doc, live)
+            acted_keys = processor.acted_values(view)
+            held = [r for r in added if holds(view.role, view.text, r, acted_keys)]
+            if held:
+                added = [r for r in added if r not in held]
+                for r in held:  # not pinned: nothing may change it until it is
+                    live.get(r.kind, {}).pop(r.id, None)
             values = [r for r in added if is_value(r)]
             echoes = tool_output.echoes(values) if view.role == "assistant" else set()
+            if values:  # pinned mentions: earlier held ones of the same value are relied on
+                released = self.store.held_values(
+                    thread, {k for r in values for k in hold_keys(r)})
+                added = [*released, *added]
+                values = [*released, *values]
             tool_output.see(view.role, view.text)
-            acted_keys = processor.acted_values(view)
             keys = {value_key(r) for r in values} | acted_keys \
                 | {k for r in values if (k := identity_key(r)) is not None}
             groups = updated_groups(thread, self.store.value_groups(thread, keys) if keys else {},
@@ -250,6 +261,7 @@ class Scratchpad:
                 updated,
                 events,
                 groups,
+                held,
             )
             result.new_turns.append(view.number)
             result.records_added += len(added)

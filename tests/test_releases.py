@@ -21,7 +21,10 @@ KEPT = [
 
 
 def ingest(pad, first: str, second: str) -> None:
-    pad.ingest("t", [{"role": "tool", "content": first}, {"role": "tool", "content": second}])
+    """Two turns: a tool's JSON, or the agent's words (a tool's plain text would be held
+    until someone restates its values: scratchpad.held)."""
+    pad.ingest("t", [{"role": "tool" if text.startswith("{") else "assistant", "content": text}
+                     for text in (first, second)])
 
 
 @pytest.mark.parametrize("first, second", RELEASED)

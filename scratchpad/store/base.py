@@ -101,10 +101,16 @@ class Store(Protocol):
         ...
 
     def add_turn(self, turn: StoredTurn, records: Sequence[Record], updated: Sequence[Record],
-                 events: Sequence[Event], groups: Sequence[ValueGroup] = ()) -> None:
-        """Store one turn, its new records, changed records and events atomically; raise
-        :class:`StaleThreadError` (writing nothing) unless the stored turns end right
-        before it."""
+                 events: Sequence[Event], groups: Sequence[ValueGroup] = (),
+                 held: Sequence[Record] = ()) -> None:
+        """Store one turn, its new records, changed records, events and held values
+        atomically (a record of an earlier turn among ``records`` is a held one
+        released); raise :class:`StaleThreadError` (writing nothing) unless the stored
+        turns end right before it."""
+        ...
+
+    def held_values(self, thread: str, keys: Iterable[str]) -> list[Record]:
+        """The held values of ``thread`` restated under any of ``keys``, in turn order."""
         ...
 
     # -- records and events

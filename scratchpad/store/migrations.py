@@ -153,6 +153,17 @@ def m007_recount_turn_tokens(db: Database) -> None:
     db.execute("update turns set tokens = null")
 
 
+@migration
+def m008_held_values(db: Database) -> None:
+    """Values of a tool's plain-text output wait in ``held_values`` until a later user or
+    assistant turn states them (:mod:`scratchpad.held`): one row per record and each key
+    it can be restated under."""
+    db.table("held_values").create(
+        {"thread": str, "id": str, "key": str, "turn": int, "record": str},
+        pk=("thread", "id", "key"))
+    db.table("held_values").create_index(["thread", "key"], index_name="idx_held_thread_key")
+
+
 def migrate(db: Database, where: str = ":memory:") -> list[str]:
     """Apply every migration not yet recorded; return the names applied now.
 

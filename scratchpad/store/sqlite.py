@@ -3,7 +3,9 @@
 
 Tables: ``threads``, ``turns`` (role, content, content hash, token count, the message
 as given), ``records`` (latest state of each pin), ``events`` (every status change, with
-its turn and evidence span) and ``_migrations``. See the README's "Database" section.
+its turn and evidence span), ``value_groups`` (what the thread showed of each value),
+``held_values`` (values of a tool's plain text waiting to be restated:
+:mod:`scratchpad.held`) and ``_migrations``. See the README's "Database" section.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from extractors.text.guard import rx
+from scratchpad.held import hold_keys
 from scratchpad.records import OPEN_STATUSES, Event, Kind, Record, Status
 from scratchpad.salience import PRESENT, ValueGroup, clause_salience, is_value, value_key
 from scratchpad.store.base import StaleThreadError, StoredTurn
@@ -131,8 +134,8 @@ class SQLiteStore:
     def delete_thread(self, thread: str) -> None:
         """Delete a thread with its turns, records and events, in one transaction."""
         with self._write():
-            for table in ("events", "records", "value_groups", "turns", "summaries",
-                          "thread_schemas",
+            for table in ("events", "records", "value_groups", "held_values", "turns",
+                          "summaries", "thread_schemas",
                           *self._state_tables()):
                 self.db.execute(f"delete from [{table}] where thread = ?", [thread])
             self.db.execute("delete from threads where id = ?", [thread])
@@ -224,9 +227,12 @@ class SQLiteStore:
         updated: Sequence[Record],
         events: Sequence[Event],
         groups: Sequence[ValueGroup] = (),
+        held: Sequence[Record] = (),
     ) -> None:
         """Store one turn, its new records, changed records, events and the values whose
-        evidence it changed (``groups``) atomically.
+        evidence it changed (``groups``) atomically; ``held``: values of the turn that wait
+        to be restated (:mod:`scratchpad.held`). A record of ``records`` from an earlier
+        turn is a held one released: it leaves ``held_values``.
 
         Raises :class:`StaleThreadError` (writing nothing) unless the thread's stored
         turns end right before ``turn``: another writer extended the thread since its
@@ -246,6 +252,14 @@ class SQLiteStore:
             )
             if records:
                 self.db.table("records").insert_all(_record_row(r) for r in records)
+                for r in records:
+                    if r.turn < turn.turn:
+                        self.db.execute("delete from held_values where thread = ? and id = ?",
+                                        [r.thread, r.id])
+            if held:
+                self.db.table("held_values").insert_all(
+                    {"thread": r.thread, "id": r.id, "key": key, "turn": r.turn,
+                     "record": r.model_dump_json()} for r in held for key in hold_keys(r))
             for record in updated:
                 row = _record_row(record)
                 self.db.table("records").update((record.thread, record.id), row)
@@ -254,6 +268,20 @@ class SQLiteStore:
             if groups:
                 self.db.table("value_groups").upsert_all(
                     (_group_row(g) for g in groups), pk=("thread", "key"))
+
+    @one_line_errors
+    def held_values(self, thread: str, keys: Iterable[str]) -> list[Record]:
+        """The held values of ``thread`` (:mod:`scratchpad.held`) restated under any of
+        ``keys``, in turn order."""
+        wanted = sorted(set(keys))
+        found: dict[str, Record] = {}
+        for chunk in range(0, len(wanted), 500):
+            part = wanted[chunk:chunk + 500]
+            for row in self.db.query(
+                    f"select id, record from held_values where thread = ? and key in "
+                    f"({', '.join('?' * len(part))})", [thread, *part]):
+                found.setdefault(row["id"], Record.model_validate_json(row["record"]))
+        return sorted(found.values(), key=lambda r: (r.turn, r.start, r.end, r.kind))
 
     # -- reading records ----------------------------------------------------------------
 
