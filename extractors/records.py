@@ -38,6 +38,7 @@ class AmountSubtype(StrEnum):
     MONEY = "money"
     PERCENT = "percent"
     RANGE = "range"  # "€40-60"
+    QUANTITY = "quantity"  # a measure or count a case turns on: "77G", "368 batches"
 
 
 class DatetimeSubtype(StrEnum):

@@ -74,6 +74,40 @@ def test_not_amounts(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("total 2.340,00 € (Kaution 1.560,00 and Miete 780,00)",
+         [("2.340,00 €", "money"), ("1.560,00", "money"), ("780,00", "money")]),
+        ("pay 2000 now, the 4,061.10 on a plan", [("2000", "money"), ("4,061.10", "money")]),
+        ("disk 77G used of 80G, quota 500 GB", [("77G", "quantity"), ("80G", "quantity"),
+                                               ("500 GB", "quantity")]),
+        ("~18.4M rows in 368 batches, 7 disconnects", [("~18.4M rows", "quantity"),
+                                                       ("368 batches", "quantity"),
+                                                       ("7 disconnects", "quantity")]),
+        ("the margin is 9 percentage points", [("9 percentage points", "percent")]),
+    ],
+)
+def test_bare_money_and_quantities(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(c.text, c.subtype) for c in amounts(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Version 3.10 and 3.12 are both fine.",  # two decimals, but no money in the turn
+        "We paid a visit at 10.30 with 2 people, 0 connections.",
+    ],
+)
+def test_bare_numbers_need_money(text: str) -> None:
+    assert [c.text for c in amounts(text) if c.subtype != "percent"] == []
+
+
+def test_a_quantity_value_keeps_its_unit() -> None:
+    (found,) = amounts("we have 18.4M rows")
+    assert found.value == {"quantity": "18400000", "unit": "rows"}
+
+
+@pytest.mark.parametrize(
     "text, label",
     [
         ("The refund would be €930 — that's it.", "refund"),

@@ -36,6 +36,9 @@ NAMES = [
     "host_numbered", "switch_port", "sort_code", "account_after_sort_code",
     "user_name", "id_assignment", "exit_status", "http_status", "json_id_number", "path_unc",
     "path_unix", "path_relative", "path_windows", "file_name", "hostname", "handle",
+    "snake_name", "caps_hyphen_name", "quoted_name", "numbered_slug", "inline_code",
+    "drive_letter", "mac_address", "numbered_place", "merge_request", "bic", "tax_reference",
+    "section_reference", "street_address",
 ]
 BY_NAME = {p.name: p for p in PATTERNS}
 

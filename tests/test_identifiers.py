@@ -200,7 +200,6 @@ def test_registry_subtypes(text: str, expected: list[tuple[str, str, str]]) -> N
         "put it on the kitchen table",
         "book a table for two",
         "run errands tomorrow, I'll run the tests now",
-        "MAX_RETRIES is 3",
         "meet @ 5pm, e.g. at Booking.com",
         "the hex deadbeef1234 appears",
         "I have 3 kids and 2 cars, flight at 10 AM for 4 people",
@@ -246,7 +245,8 @@ def test_registry_no_flood(text: str) -> None:
          [("724-2189330451", "ticket", "724-2189330451")]),
         ("The gateway service on stg-api-03 crashed", [("stg-api-03", "hostname", "stg-api-03")]),
         ("AKIA key, user ci-deployer.", [("ci-deployer", "username", "ci-deployer")]),
-        ("Filter: (customer_id = 88123)", [("88123", "reference", "88123")]),
+        ("Filter: (customer_id = 88123)", [("customer_id", "code_name", "customer_id"),
+                                           ("88123", "reference", "88123")]),
         ('{"pipeline": 9921, "exit_code": 137}', [("9921", "reference", "9921"),
                                                  ("137", "reference", "137")]),
         ("It was OOM-killed (exit code 137) after", [("137", "exit_code", "137")]),
@@ -268,7 +268,6 @@ def test_code_and_travel_classes(text: str, expected: list[tuple[str, str, str]]
         "I returned 500 items to the store.",
         "Our office is in CA 94086 and the flight leaves at 9.",
         "Send it to PO 12 before the train leaves.",
-        "See section 2.3.1 of the policy.",
         "The price rose to 1.240.000 in 2026.",
         "We met on 12.03.2026 at the station.",
         "The user experience on the new site is fine.",
@@ -277,7 +276,6 @@ def test_code_and_travel_classes(text: str, expected: list[tuple[str, str, str]]
         "He exited with a smile, code 3.",
         "color: #333; background #512",
         "The report on the orders table takes 4.2 seconds.",
-        "Please READ_ME before the trip.",
         "We have a cafe0123 code word.",
         '{"zip_code": 94086, "duration_s": 312}',
     ],
@@ -293,3 +291,46 @@ def test_code_and_travel_classes_no_flood(text: str) -> None:
 ])
 def test_container_numbers_need_their_check_digit(text: str, found) -> None:
     assert [(c.text, c.subtype) for c in ids(text)] == found
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("INVOICE_DIR points at list_overdue()", [("INVOICE_DIR", "code_name"),
+                                                  ("list_overdue()", "code_name")]),
+        ("are all 14 of them in the FIN-Staff group?", [("FIN-Staff", "name")]),
+        ('the GPO drive map "Finance-Drives" from Update', [("Finance-Drives", "name")]),
+        ("switch is sw-lon-fl3-02 i think", [("sw-lon-fl3-02", "hostname")]),
+        ("user u-18822 dropped again", [("u-18822", "hostname")]),
+        ("run `ipconfig /all` and check", [("ipconfig /all", "command")]),
+        ("set `timeout-minutes: 20` and `30 3 * * 1-5`", [("timeout-minutes: 20", "code"),
+                                                          ("30 3 * * 1-5", "code")]),
+        ("my S: drive is gone, so is H:", [("S:", "drive"), ("H:", "drive")]),
+        ("phone 00e0.4c68.1a2f on VLAN 320", [("00e0.4c68.1a2f", "mac"), ("VLAN 320", "place")]),
+        ("the process (PID 21877) holds it", [("PID 21877", "place")]),
+        ("merged as !327 in GitLab", [("!327", "pr")]),
+        ("The BIC is COBADEFFXXX.", [("COBADEFFXXX", "bic")]),
+        ("my tax code on the PAYE job changed to K475", [("K475", "tax_reference")]),
+        ("under §288(2) BGB and section 7.2(a)", [("§288(2) BGB", "section"),
+                                                   ("7.2(a)", "section")]),
+        ("send it to Kastanienallee 12, 10435 Berlin", [("Kastanienallee 12, 10435 Berlin",
+                                                        "address")]),
+    ],
+)
+def test_technical_and_banking_shapes(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(c.text, c.subtype) for c in ids(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the json {"user_id": "u1", "status": "in_progress"}',  # JSON keys: the tool fields'
+        "a Coca-Cola, in UTF-8, with SHA-256",
+        "the follow-up-2 notes from mid-2024",
+        "Please send FEEDBACK to DEUTDEFF soon.",  # BIC shapes, but no word of banks' codes
+        "We met at Pier 17 in room 502.",
+        "The BIC is HELLOWORLD.",  # not a country
+    ],
+)
+def test_technical_shapes_no_flood(text: str) -> None:
+    assert [c.text for c in ids(text)] == []

@@ -35,14 +35,21 @@ SPLITS = ("dev", "test")
 #: After the first shapes read off dev (numbered hosts, switch ports, sort codes and the
 #: account beside them, names in backticks): dev identifier R 0.600 P 0.755; test (scored
 #: once, after) identifier R 0.642 P 0.720.
+#: Then (second round, from dev): values of a tool's plain text held until relied on;
+#: names as code writes them, hyphenated names, numbered hosts, inline code, drive
+#: letters, MACs, numbered places, BICs (python-stdnum), tax and section references,
+#: street-first addresses; bare money and quantities of work and size; timing phrases and
+#: compact durations. dev: amount R 0.837 P 0.916, identifier R 0.849 P 0.826, datetime
+#: R 0.871 P 0.857; test (scored once, after): amount R 0.754 P 0.877, identifier R 0.772
+#: P 0.797, datetime R 0.893 P 0.869.
 #: The goal on test: identifier R 0.95 and P 0.90, amount and datetime R 0.95.
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    "dev": {("amount", "recall"): 0.51, ("amount", "precision"): 0.93,
-            ("identifier", "recall"): 0.59, ("identifier", "precision"): 0.74,
-            ("datetime", "recall"): 0.81, ("datetime", "precision"): 0.80},
-    "test": {("amount", "recall"): 0.58, ("amount", "precision"): 0.91,
-             ("identifier", "recall"): 0.63, ("identifier", "precision"): 0.71,
-             ("datetime", "recall"): 0.87, ("datetime", "precision"): 0.80},
+    "dev": {("amount", "recall"): 0.83, ("amount", "precision"): 0.91,
+            ("identifier", "recall"): 0.84, ("identifier", "precision"): 0.82,
+            ("datetime", "recall"): 0.86, ("datetime", "precision"): 0.85},
+    "test": {("amount", "recall"): 0.75, ("amount", "precision"): 0.87,
+             ("identifier", "recall"): 0.77, ("identifier", "precision"): 0.79,
+             ("datetime", "recall"): 0.89, ("datetime", "precision"): 0.86},
 }
 
 pytestmark = pytest.mark.slow

@@ -54,6 +54,8 @@ class AmountPattern:
     span_group: str | int = 0
     #: What a turn must hold for the pattern to match at all (:mod:`extractors.text.gates`).
     gate: Gate = ALWAYS
+    #: Somewhere in the turn, for a bare number to be money (a currency or a money word).
+    needs: Guarded | None = None
 
 
 def _compile(body: str) -> Guarded:
@@ -72,6 +74,33 @@ _AFTER_TOKENS = (_SYMBOL_TOKENS - {"$"}) | _CODE_TOKENS
 
 _COUNT_NOUNS = (r"people|persons|guests|tickets|items|nights|days|hours|minutes|rooms|seats|"
                 r"adults|children|kids|stars|degrees")
+
+#: A turn that talks money: a currency symbol, code or word, or a word of paying.
+_MONEY_TURN = rx(
+    rf"[{SYMBOL_CHARS}]|(?<![A-Za-z])(?:{CODE})(?![A-Za-z])|(?i:\b(?:{CURWORD})\b)"
+    r"|(?i:\b(?:pa(?:y|id|ying|yment|yments)|refund\w*|charge[ds]?|fees?|balance|amounts?"
+    r"|invoices?|total|costs?|deposit|rent|owe[ds]?|transfer\w*|price[ds]?|debit\w*"
+    r"|credit\w*|statement|bank|iban|fx|rate)\b)")
+#: A bare number with two decimals: how money is written without its currency
+#: ("1.560,00", "4,061.10", "-1.234,56", "99.95").
+_CENTS = (r"(?P<num>\d{1,3}(?:,\d{3})+\.\d{2}|\d{1,3}(?:\.\d{3})+,\d{2}"
+          r"|\d{1,9}[.,]\d{2})")
+#: Things counted in technical and banking work ("368 batches", "three collections").
+#: Party sizes, tickets, rooms and nights of a booking are not here: a booking's counts
+#: are its details, not values anyone copies (the SGD convention).
+_WORK_NOUNS = (
+    r"rows|records|batch(?:es)?|jobs|runs|builds|tests|passed|failed|failures|errors|"
+    r"retries|attempts|disconnects|drops|crashes|restarts|requests|calls|payments|"
+    r"instal?lments|collections|transactions|charges|invoices|chars|characters|lines|"
+    r"files|commits|users|members|devices|licen[cs]es|accounts|nodes|pods|replicas|"
+    r"workers|threads|messages|emails|migrations")
+_SIZE_UNITS = r"[KMGTP]i?B|[KMGTP](?![\w.])|bytes"
+_SIZE_TOKENS = "k m g t p kb mb gb tb pb kib mib gib tib pib bytes"
+_COUNT_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred"
+#: The gate's words for _WORK_NOUNS: each alternative as written, and both spellings.
+_WORK_NOUN_WORDS = (*_WORK_NOUNS.replace("(?:es)?", "").replace("instal?lments", "instalments")
+                    .replace("licen[cs]es", "licences").split("|"),
+                    "batches", "installments", "licenses")
 
 PATTERNS: tuple[AmountPattern, ...] = (
     AmountPattern("symbol_before", _compile(
@@ -109,9 +138,29 @@ PATTERNS: tuple[AmountPattern, ...] = (
         rf"\s+(?P<num>(?=\d{{2}}){NUM})(?!\s*(?i:%|percent|{_COUNT_NOUNS})\b)"
         rf"(?!\s?(?:{SYM}|{CODE}|(?i:{CURWORD})\b))"), 0.6, span_group="num",
         gate=gate(DIGIT, "price cost rent fare total balance fee charge refund deposit")),
+    AmountPattern("cents_bare_number", _compile(
+        rf"(?<![\w.,:/#-])(?<!(?i:at|by|until|till|from|before|after|around)\ )"
+        rf"{_CENTS}(?![\w%]|[.,:/-]\d|\s?(?:{SYM}|{CODE}|(?i:{CURWORD})\b))"),
+        0.55, span_group="num", gate=gate(DIGIT, ". ,"), needs=_MONEY_TURN),
+    AmountPattern("paid_bare_number", _compile(
+        rf"(?<![\w])(?i:pay|paid|paying|charged|refund(?:ed)?|owe[ds]?|transfer(?:red)?)"
+        rf"\s+(?:(?i:the|another|back|me|you|them|him|her|only|just)\s+)?"
+        rf"(?P<num>\d{{1,3}}(?:,\d{{3}})+|\d{{2,7}})(?![\w%.,]|\s*(?i:%|percent|"
+        rf"{_COUNT_NOUNS}|{_WORK_NOUNS})\b|\s?(?:{SYM}|{CODE}|(?i:{CURWORD})\b))"),
+        0.55, span_group="num",
+        gate=gate(DIGIT, "pay paid paying charged refund refunded owe owed owes owes transfer "
+                         "transferred"), needs=_MONEY_TURN),
+    AmountPattern("size", _compile(
+        rf"(?<![\w.,~-])~?(?P<num>\d{{1,15}}(?:\.\d{{1,3}})?)\ ?(?P<unit>{_SIZE_UNITS})"
+        rf"(?![\w])"), 0.7, AmountSubtype.QUANTITY, gate=gate(DIGIT, _SIZE_TOKENS)),
+    AmountPattern("counted", _compile(
+        rf"(?<![\w.,-])~?(?:(?P<num>\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}}(?:\.\d{{1,2}})?)"
+        rf"(?P<mult>[KkM](?![\w]))?|(?P<words>(?i:{_COUNT_WORDS})))"
+        rf"(?:\ |-)(?P<unit>(?i:{_WORK_NOUNS}))\b"), 0.65, AmountSubtype.QUANTITY,
+        gate=gate({DIGIT, *_COUNT_WORDS.split("|")}, words_of(*_WORK_NOUN_WORDS))),
     AmountPattern("percent", _compile(
-        rf"(?P<num>{NUM})\ ?(?:%|(?i:per\ ?cent|pct)\b)"), 0.9, AmountSubtype.PERCENT,
-        gate=gate(DIGIT, "% per percent pct")),
+        rf"(?P<num>{NUM})\ ?(?:%|(?i:per\ ?cent|pct|percentage\ points?)\b)"), 0.9,
+        AmountSubtype.PERCENT, gate=gate(DIGIT, "% per percent pct percentage")),
     AmountPattern("spelled_percent", _compile(
         rf"(?P<words>(?i:{WORDNUM}))\ (?i:per\ ?cent)\b"), 0.8, AmountSubtype.PERCENT,
         gate=gate(_NUMBER_WORDS, "per percent")),

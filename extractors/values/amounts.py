@@ -187,6 +187,10 @@ def _range(groups: dict[str, str | None]) -> dict[str, str | None] | None:
 
 
 def _value(groups: dict[str, str | None], subtype: str) -> dict[str, str | None] | None:
+    if subtype == AmountSubtype.QUANTITY:
+        number = _number(groups, None)
+        unit = " ".join((groups.get("unit") or "").split())
+        return None if number is None else {"quantity": format(number, "f"), "unit": unit}
     if subtype == AmountSubtype.PERCENT:
         number = _number(groups, None)
         return None if number is None else {"percent": format(number, "f")}
@@ -279,6 +283,8 @@ class RegexAmounts:
                   else range(len(self.patterns)))
         for order in orders:
             pat = self.patterns[order]
+            if pat.needs is not None and pat.needs.search(text) is None:
+                continue
             # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
             # texts only.
             for m in find_all(pat.pattern, text, name=pat.name,
@@ -286,7 +292,7 @@ class RegexAmounts:
                 start, end = m.span(pat.span_group)
                 groups = m.groupdict()
                 attrs: dict[str, Any] = {}
-                if pat.subtype != AmountSubtype.PERCENT:
+                if pat.subtype not in (AmountSubtype.PERCENT, AmountSubtype.QUANTITY):
                     start, negative = _sign(text, start, end, groups)
                     if negative:
                         attrs["sign"] = "negative"

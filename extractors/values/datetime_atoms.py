@@ -23,7 +23,8 @@ from extractors.values.datetime_patterns import MONTHS, NUMBERS, ORDINALS, WEEKD
 #: Clipped units that, after a spelled count and no preposition, mean "wait a moment".
 _CHAT_UNITS = frozenset({"sec", "secs", "min", "mins"})
 #: Unit words that are not their unit's name plus "s".
-_UNIT_NAMES = {"s": "second", "ms": "millisecond", "msec": "millisecond", "msecs": "millisecond",
+_UNIT_NAMES = {"s": "second", "h": "hour", "ms": "millisecond", "msec": "millisecond",
+               "msecs": "millisecond",
                "sec": "second", "secs": "second", "min": "minute", "mins": "minute",
                "hr": "hour", "hrs": "hour"}
 

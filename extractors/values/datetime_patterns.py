@@ -212,11 +212,25 @@ PATTERNS: tuple[DtPattern, ...] = (
                   "night morning afternoon evening"),
         starts=_starts("day the later earlier today tonight tomorrow tmrw yesterday this next "
                        "last coming end eod eow".split())),
+    # When something happens, said without a date: "next business day", "the same day",
+    # "just now", "with immediate effect", "in business hours" ("the day after" alone is
+    # left out: in booking talk it is part of a date being chosen, not a value).
+    DtPattern("timing_phrase", _c(
+        r"(?<![\w])(?P<relday>(?i:(?:the\s+)?(?:next|same|following)\s+(?:business|working)\s+day"
+        r"|(?:the\s+)?same\s+day|the\s+(?:same\s+or\s+next|next\s+or\s+same)\s+day"
+        r"|just\s+now|with\s+immediate\s+effect|immediately"
+        r"|(?:in|during|within|outside(?:\s+of)?)\s+(?:business|office|working)\s+hours))"
+        r"(?![\w])"), 0.6, "relday",
+        gate=gate("day now immediate immediately hours"),
+        starts=_starts("the next same following just with immediately in during within "
+                       "outside".split())),
     DtPattern("part_of_day", _c(
-        r"(?<![\w])(?P<part>(?i:(?:in\s+the\s+|this\s+)?(?:morning|afternoon|evening)|"
+        r"(?<![\w])(?P<part>(?i:(?:in\s+the\s+|this\s+)?(?:(?:early|late|mid)[\s-])?"
+        r"(?:morning|afternoon|evening)|"
         r"(?:at\s+)?night|noon|lunchtime))(?![\w])"), 0.5, "part",
         gate=gate("morning afternoon evening night noon lunchtime"),
-        starts=_starts("in this morning afternoon evening at night noon lunchtime".split())),
+        starts=_starts("in this early late mid morning afternoon evening at night noon "
+                       "lunchtime".split())),
     DtPattern("clock_24h", _c(
         r"(?<![\d:.,$€£])(?P<hour>[01]?\d|2[0-3])(?::|h)" + _MIN + r"(?::[0-5]\d)?(?![\d:])"
         rf"(?:\s?{_AMPM}|\s?{_OCLOCK})?(?:\s+{_PART})?{_TZ}?"), 0.9, "time",
@@ -266,6 +280,12 @@ PATTERNS: tuple[DtPattern, ...] = (
     DtPattern("decimal_seconds", _c(
         r"(?<![\w.])(?P<count>\d{1,5}\.\d{1,3})\s?(?P<unit>s)(?![\w])"), 0.7, "duration",
         gate=gate("<w.w>"),
+        starts=_S_DIGIT),
+    # "4h", "30 min", "30 s" (a glued "s" is a plural: "the 502s", "under-18s").
+    DtPattern("compact_duration", _c(
+        r"(?<![\w.:$€£-])(?P<count>\d{1,5})(?:\s?(?P<unit>h|min)|\s(?P<unit>s))(?![\w.])"),
+        0.6, "duration",
+        gate=gate(DIGIT, "h s min"),
         starts=_S_DIGIT),
     DtPattern("duration", _c(
         r"(?<![\w])(?P<prep>(?i:within|for|in|over|after|under|about|around|up\s+to|at\s+least|"

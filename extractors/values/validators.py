@@ -13,21 +13,12 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 
+from stdnum import bic, iban, luhn
+
 from extractors.text import guard
 
 Validator = Callable[[str], bool]
 Normalizer = Callable[[str], str]
-
-_IBAN_LENGTHS: dict[str, int] = {
-    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
-    "BR": 29, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20,
-    "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18,
-    "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IS": 26, "IT": 27, "JO": 30,
-    "KW": 30, "KZ": 20, "LB": 28, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24,
-    "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24, "PL": 28,
-    "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24, "SE": 24, "SI": 19, "SK": 24,
-    "SM": 27, "TN": 24, "TR": 26, "UA": 29, "VG": 24, "XK": 20,
-}
 
 #: Two-letter airline designators common enough to mark "BA287" as a flight on its own.
 #: US state and other frequent two-letter codes ("CA", "NH", "AS") are left out on purpose.
@@ -53,28 +44,34 @@ FILE_EXTENSIONS: frozenset[str] = frozenset((
 # --- validators ---------------------------------------------------------------------------
 
 def valid_iban(value: str) -> bool:
-    """Return True if ``value`` is an IBAN of its country's length with a valid mod-97."""
-    iban = compact(value)
-    if len(iban) < 15 or _IBAN_LENGTHS.get(iban[:2]) not in (None, len(iban)):
-        return False
-    if not guard.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", iban):
-        return False
-    digits = "".join(str(int(ch, 36)) for ch in iban[4:] + iban[:4])
-    return int(digits) % 97 == 1
+    """Return True if ``value`` is an IBAN of its country's length and format with a valid
+    mod-97 checksum (python-stdnum's ``iban``)."""
+    return bool(iban.is_valid(value))
 
 
 def valid_luhn(value: str) -> bool:
     """Return True if the digits of ``value`` pass the Luhn checksum (cards, IMEIs)."""
-    digits = [int(ch) for ch in value if ch.isdigit()]
-    if len(digits) < 2:
-        return False
-    total = 0
-    for i, d in enumerate(reversed(digits)):
-        if i % 2:
-            d *= 2
-            d -= 9 if d > 9 else 0
-        total += d
-    return total % 10 == 0
+    digits = "".join(ch for ch in value if ch.isdigit())
+    return len(digits) >= 2 and bool(luhn.is_valid(digits))
+
+
+def valid_bic(value: str) -> bool:
+    """Return True if ``value`` is a BIC (SWIFT code) with a known country (python-stdnum's
+    ``bic``)."""
+    return bool(bic.is_valid(value))
+
+
+def code_name(value: str) -> bool:
+    """Return True if hyphen-joined capitalised parts read as a name someone set up
+    ("FIN-Staff", "LON-Proxy-Settings", "Test-NetConnection", "PRN-3F-HP-M479") rather
+    than words or a standard's name ("Coca-Cola", "UTF-8", "SHA-256"): a part is an
+    acronym or CamelCase and some part has a lower-case letter; or, all capitals, a part
+    mixes letters and digits."""
+    parts = value.split("-")
+    if any(ch.islower() for ch in value):
+        return any(len(p) >= 2 and p.isupper() for p in parts) or any(
+            guard.search(r"[a-z][A-Z]", p) for p in parts)
+    return any(guard.search(r"[A-Z]\d|\d[A-Z]", p) for p in parts)
 
 
 def valid_container(value: str) -> bool:
@@ -174,7 +171,7 @@ VALIDATORS: dict[str, Validator] = {
     "container": valid_container, "masked_card": masked_card, "airline": airline_flight,
     "rail": rail_train, "version": version_number, "not_file_name": not_file_name,
     "mixed_code": mixed_code, "has_digit": has_digit, "http_status": http_status,
-    "hostname": plausible_host,
+    "hostname": plausible_host, "bic": valid_bic, "code_name": code_name,
 }
 
 
