@@ -329,6 +329,7 @@ def test_technical_and_banking_shapes(text: str, expected: list[tuple[str, str]]
         "the follow-up-2 notes from mid-2024",
         "Please send FEEDBACK to DEUTDEFF soon.",  # BIC shapes, but no word of banks' codes
         "We met at Pier 17 in room 502.",
+        "Which branch should this go on?",  # a verb after "branch" is no branch name
         "The BIC is HELLOWORLD.",  # not a country
     ],
 )

@@ -80,7 +80,8 @@ _COMMAND_STOP = function_words(
 #: Words that cannot be a table or branch name ("a table for two", "branch of the bank").
 _NAME_STOP = function_words(
     "the a an for of at with is are was near by and or to in on that this which it "
-    "its there here where from next") | words("top called named")
+    "its there here where from next should would could will can must might shall do does "
+    "did has have had be") | words("top called named")
 _FLAG = rx(r"^--?[A-Za-z]")
 _SCRIPT = rx(r"^(?:\./|\.\./|~/|/)|\.(?:sh|py|js|ts|rb|pl|ps1|bat)$")
 _ADDRESS_UNIT = rx(
