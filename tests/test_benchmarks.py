@@ -30,3 +30,37 @@ def test_benchmark_runs_and_prints_its_figures(script: str, args: list[str], fig
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     assert figure in json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _sgd_questions():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import sgd_questions
+    finally:
+        sys.path.pop(0)
+    return sgd_questions
+
+
+def test_sgd_question_gold_follows_the_eval_readme():
+    """A user question answered by an INFORM of its slot, an agent's yes/no proposal
+    answered by AFFIRM, and a question a failed booking cut short (open)."""
+    acts = [
+        {"turn": 1, "role": "user", "acts": [{"act": "REQUEST", "slot": "phone_number",
+                                              "values": []}]},
+        {"turn": 2, "role": "assistant", "acts": [{"act": "INFORM", "slot": "phone_number",
+                                                   "values": ["415"]},
+                                                  {"act": "REQUEST", "slot": "pickup",
+                                                   "values": ["Long Beach"]}]},
+        {"turn": 3, "role": "user", "acts": [{"act": "AFFIRM", "slot": "", "values": []},
+                                             {"act": "REQUEST", "slot": "address",
+                                              "values": []}]},
+        {"turn": 4, "role": "assistant", "acts": [{"act": "NOTIFY_FAILURE", "slot": "",
+                                                   "values": []}]},
+    ]
+    gold = _sgd_questions().questions({"acts": acts})
+    assert gold == [
+        {"turn": 0, "asker": "user", "slot": "phone_number", "answered_turn": 1},
+        {"turn": 1, "asker": "assistant", "slot": "pickup", "answered_turn": 2},
+        {"turn": 2, "asker": "user", "slot": "address", "answered_turn": None},
+    ]
+
