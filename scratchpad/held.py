@@ -22,13 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from extractors.values.tool_fields import structured
 from scratchpad.records import Record
 from scratchpad.salience import identity_key, is_value, value_key
-
-
-def structured(text: str) -> bool:
-    """True when a tool result is data (a JSON object or list), not console text."""
-    return text.lstrip()[:1] in ("{", "[")
 
 
 def holds(role: str, text: str, record: Record, acted: Collection[str] = ()) -> bool:

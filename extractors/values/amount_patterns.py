@@ -88,19 +88,16 @@ _CENTS = (r"(?P<num>\d{1,3}(?:,\d{3})+\.\d{2}|\d{1,3}(?:\.\d{3})+,\d{2}"
 #: Things counted in technical and banking work ("368 batches", "three collections").
 #: Party sizes, tickets, rooms and nights of a booking are not here: a booking's counts
 #: are its details, not values anyone copies (the SGD convention).
-_WORK_NOUNS = (
-    r"rows|records|batch(?:es)?|jobs|runs|builds|tests|passed|failed|failures|errors|"
-    r"retries|attempts|disconnects|drops|crashes|restarts|requests|calls|payments|"
-    r"instal?lments|collections|transactions|charges|invoices|chars|characters|lines|"
-    r"files|commits|users|members|devices|licen[cs]es|accounts|nodes|pods|replicas|"
-    r"workers|threads|messages|emails|migrations")
+_WORK_NOUN_WORDS = (
+    "rows records batch batches jobs runs builds tests passed failed failures errors retries "
+    "attempts disconnects drops crashes restarts requests calls payments instalments "
+    "installments collections transactions charges invoices chars characters lines files "
+    "commits users members devices licences licenses accounts nodes pods replicas workers "
+    "threads messages emails migrations").split()
+_WORK_NOUNS = "|".join(sorted(_WORK_NOUN_WORDS, key=lambda w: (-len(w), w)))
 _SIZE_UNITS = r"[KMGTP]i?B|[KMGTP](?![\w.])|bytes"
 _SIZE_TOKENS = "k m g t p kb mb gb tb pb kib mib gib tib pib bytes"
 _COUNT_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred"
-#: The gate's words for _WORK_NOUNS: each alternative as written, and both spellings.
-_WORK_NOUN_WORDS = (*_WORK_NOUNS.replace("(?:es)?", "").replace("instal?lments", "instalments")
-                    .replace("licen[cs]es", "licences").split("|"),
-                    "batches", "installments", "licenses")
 
 PATTERNS: tuple[AmountPattern, ...] = (
     AmountPattern("symbol_before", _compile(
@@ -148,7 +145,7 @@ PATTERNS: tuple[AmountPattern, ...] = (
         rf"(?P<num>\d{{1,3}}(?:,\d{{3}})+|\d{{2,7}})(?![\w%.,]|\s*(?i:%|percent|"
         rf"{_COUNT_NOUNS}|{_WORK_NOUNS})\b|\s?(?:{SYM}|{CODE}|(?i:{CURWORD})\b))"),
         0.55, span_group="num",
-        gate=gate(DIGIT, "pay paid paying charged refund refunded owe owed owes owes transfer "
+        gate=gate(DIGIT, "pay paid paying charged refund refunded owe owed owes transfer "
                          "transferred"), needs=_MONEY_TURN),
     AmountPattern("size", _compile(
         rf"(?<![\w.,~-])~?(?P<num>\d{{1,15}}(?:\.\d{{1,3}})?)\ ?(?P<unit>{_SIZE_UNITS})"
@@ -157,7 +154,7 @@ PATTERNS: tuple[AmountPattern, ...] = (
         rf"(?<![\w.,-])~?(?:(?P<num>\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}}(?:\.\d{{1,2}})?)"
         rf"(?P<mult>[KkM](?![\w]))?|(?P<words>(?i:{_COUNT_WORDS})))"
         rf"(?:\ |-)(?P<unit>(?i:{_WORK_NOUNS}))\b"), 0.65, AmountSubtype.QUANTITY,
-        gate=gate({DIGIT, *_COUNT_WORDS.split("|")}, words_of(*_WORK_NOUN_WORDS))),
+        gate=gate({DIGIT, *_COUNT_WORDS.split("|")}, _WORK_NOUN_WORDS)),
     AmountPattern("percent", _compile(
         rf"(?P<num>{NUM})\ ?(?:%|(?i:per\ ?cent|pct|percentage\ points?)\b)"), 0.9,
         AmountSubtype.PERCENT, gate=gate(DIGIT, "% per percent pct percentage")),

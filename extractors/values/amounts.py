@@ -281,10 +281,15 @@ class RegexAmounts:
         found: list[tuple[int, int, float, int, Candidate]] = []
         orders = (self._gates.admitted(tokens(text)) if self.prefilter
                   else range(len(self.patterns)))
+        needs_met: dict[int, bool] = {}  # patterns share one "turn talks money" check
         for order in orders:
             pat = self.patterns[order]
-            if pat.needs is not None and pat.needs.search(text) is None:
-                continue
+            if pat.needs is not None:
+                met = needs_met.get(id(pat.needs))
+                if met is None:
+                    met = needs_met[id(pat.needs)] = pat.needs.search(text) is not None
+                if not met:
+                    continue
             # Shipped, linear patterns (tests/test_value_properties.py): guarded on long
             # texts only.
             for m in find_all(pat.pattern, text, name=pat.name,

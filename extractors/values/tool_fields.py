@@ -147,9 +147,13 @@ def _label(key: str) -> str | None:
     return " ".join(words) or None
 
 
+def structured(text: str) -> bool:
+    """True when a text is data (a JSON object or list), not prose or console output."""
+    return text.lstrip()[:1] in ("{", "[")
+
+
 def _looks_structured(turn: TurnView) -> bool:
-    head = turn.text.lstrip()[:1]
-    return turn.role == "tool" or head in ("{", "[")
+    return turn.role == "tool" or structured(turn.text)
 
 
 class ToolFields:

@@ -155,9 +155,9 @@ def m007_recount_turn_tokens(db: Database) -> None:
 
 @migration
 def m008_held_values(db: Database) -> None:
-    """Values of a tool's plain-text output wait in ``held_values`` until a later user or
-    assistant turn states them (:mod:`scratchpad.held`): one row per record and each key
-    it can be restated under."""
+    """Values of a tool's plain-text output wait in ``held_values`` until a later turn
+    pins the same value (:mod:`scratchpad.held`): one row per record and each key it can
+    be restated under."""
     db.table("held_values").create(
         {"thread": str, "id": str, "key": str, "turn": int, "record": str},
         pk=("thread", "id", "key"))

@@ -11,7 +11,7 @@ its turn and evidence span), ``value_groups`` (what the thread showed of each va
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -204,20 +204,25 @@ class SQLiteStore:
     @one_line_errors
     def value_groups(self, thread: str, keys: Iterable[str]) -> dict[str, ValueGroup]:
         """What ``thread`` has shown so far of each of the values ``keys``."""
-        wanted = sorted(set(keys))
         out: dict[str, ValueGroup] = {}
+        for row in self._keyed_rows("value_groups", thread, keys):
+            out[row["key"]] = ValueGroup(
+                thread=thread, key=row["key"], prose_turns=row["prose_turns"],
+                last_prose_turn=row["last_prose_turn"], by_user=bool(row["by_user"]),
+                by_assistant=bool(row["by_assistant"]), acted=row["acted"],
+                echoed=bool(row["echoed"]), weak=bool(row["weak"]))
+        return out
+
+    def _keyed_rows(self, table: str, thread: str, keys: Iterable[str]
+                    ) -> Iterator[dict[str, Any]]:
+        """The rows of ``table`` (``value_groups``, ``held_values``) of ``thread`` whose
+        ``key`` is one of ``keys``, asked in chunks SQLite's parameter limit allows."""
+        wanted = sorted(set(keys))
         for chunk in range(0, len(wanted), 500):
             part = wanted[chunk:chunk + 500]
-            rows = self.db.query(
-                f"select * from value_groups where thread = ? and key in "
+            yield from self.db.query(
+                f"select * from [{table}] where thread = ? and key in "
                 f"({', '.join('?' * len(part))})", [thread, *part])
-            for row in rows:
-                out[row["key"]] = ValueGroup(
-                    thread=thread, key=row["key"], prose_turns=row["prose_turns"],
-                    last_prose_turn=row["last_prose_turn"], by_user=bool(row["by_user"]),
-                    by_assistant=bool(row["by_assistant"]), acted=row["acted"],
-                    echoed=bool(row["echoed"]), weak=bool(row["weak"]))
-        return out
 
     @one_line_errors
     def add_turn(
@@ -273,14 +278,10 @@ class SQLiteStore:
     def held_values(self, thread: str, keys: Iterable[str]) -> list[Record]:
         """The held values of ``thread`` (:mod:`scratchpad.held`) restated under any of
         ``keys``, in turn order."""
-        wanted = sorted(set(keys))
         found: dict[str, Record] = {}
-        for chunk in range(0, len(wanted), 500):
-            part = wanted[chunk:chunk + 500]
-            for row in self.db.query(
-                    f"select id, record from held_values where thread = ? and key in "
-                    f"({', '.join('?' * len(part))})", [thread, *part]):
-                found.setdefault(row["id"], Record.model_validate_json(row["record"]))
+        for row in self._keyed_rows("held_values", thread, keys):
+            if row["id"] not in found:
+                found[row["id"]] = Record.model_validate_json(row["record"])
         return sorted(found.values(), key=lambda r: (r.turn, r.start, r.end, r.kind))
 
     # -- reading records ----------------------------------------------------------------
