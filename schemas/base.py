@@ -109,7 +109,7 @@ def _stems(label: str | None) -> frozenset[str]:
 
 @functools.cache
 def _compiled(pattern: str) -> Guarded:
-    return rx(pattern, regex.IGNORECASE)
+    return rx(pattern, regex.IGNORECASE, lazy=False)
 
 
 def _check_subtypes(kinds: tuple[str, ...], subtypes: tuple[str, ...]) -> None:

@@ -6,7 +6,10 @@
 >>> print(pad.render("refund-42"))               # doctest: +SKIP
 """
 
+from __future__ import annotations
+
 from importlib.metadata import version
+from typing import TYPE_CHECKING, Any
 
 from scratchpad.errors import (
     InputError,
@@ -16,7 +19,6 @@ from scratchpad.errors import (
     UnknownThreadError,
 )
 from scratchpad.messages import Message, read_messages
-from scratchpad.pipeline import IngestResult, Scratchpad
 from scratchpad.records import Event, Kind, Money, Record, Status
 
 __all__ = [
@@ -37,4 +39,21 @@ __all__ = [
 ]
 #: The installed distribution's version (pyproject.toml is its one source).
 __version__ = version("scratchpad")
+
+if TYPE_CHECKING:
+    from scratchpad.pipeline import IngestResult, Scratchpad
+
+#: Names imported at first use: the pipeline pulls in the store and the extractors,
+#: which a command like ``scratchpad --help`` never needs.
+_LAZY = {"IngestResult": "scratchpad.pipeline", "Scratchpad": "scratchpad.pipeline"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'scratchpad' has no attribute {name!r}")
 

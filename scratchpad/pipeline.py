@@ -14,10 +14,10 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from extractors.registry import Registry
 from schemas.base import DomainState
 from schemas.llm import LLMSchemaExtractor
 from schemas.llm import merge as merge_llm
@@ -50,6 +50,9 @@ from scratchpad.salience import (
     value_key,
 )
 from scratchpad.store import StaleThreadError, Store, StoredTurn, StoreError, open_store
+
+if TYPE_CHECKING:
+    from extractors.registry import Registry
 
 log = logging.getLogger(__name__)
 #: How often one ingest re-reads a thread that another writer keeps extending.
@@ -100,26 +103,46 @@ class Scratchpad:
         reference_date: datetime | None = None,
         date_order: Literal["dmy", "mdy"] | None = None,
     ):
-        #: What this pad runs: its own copy of ``registry`` (default: the shipped
-        #: extractors and those of installed plugins), with ``patterns`` files loaded.
-        self.registry = registry.copy() if registry is not None else Registry.default()
-        for file in patterns:
-            self.registry.load_patterns(file)
-        names = list(extractors) if extractors is not None else self.registry.available()
-        self.extractor_names = names
-        #: The per-turn work: extractors, resolvers, the spaCy pass.
-        self.processor = TurnProcessor(self.registry.create(names), self.registry.resolvers(),
-                                       model)
+        self._given_registry = registry
+        self._patterns = tuple(patterns)
+        self._extractors = list(extractors) if extractors is not None else None
+        self._model = model
+        if self._extractors != [] or self._patterns or registry is not None:
+            _ = self.processor  # unknown extractors and bad pattern files fail here, now
         self.store: Store = open_store(str(path))
         #: Attached schemas; ``schemas``: module:Class ones this pad may load when a
         #: thread has them attached (shipped and installed ones need not be given).
         self.schemas = AttachedSchemas(self.store, schemas)
-        self._model = model
         self._reference = reference_date
         if date_order not in (None, "dmy", "mdy"):
             raise ValueError(f"date_order must be 'dmy', 'mdy' or None, not {date_order!r}")
         self._date_order: Literal["dmy", "mdy"] | None = date_order
         self._encoding = encoding
+
+    @cached_property
+    def registry(self) -> Registry:
+        """What this pad runs: its own copy of the given registry (default: the shipped
+        extractors and those of installed plugins), with the ``patterns`` files loaded.
+        Built at first use, so a pad that only reads (``extractors=[]``) never imports
+        the extractors."""
+        from extractors.registry import Registry
+
+        given = self._given_registry
+        registry = given.copy() if given is not None else Registry.default()
+        for file in self._patterns:
+            registry.load_patterns(file)
+        return registry
+
+    @cached_property
+    def extractor_names(self) -> list[str]:
+        """The extractors this pad runs, by name."""
+        return self._extractors if self._extractors is not None else self.registry.available()
+
+    @cached_property
+    def processor(self) -> TurnProcessor:
+        """The per-turn work: extractors, resolvers, the spaCy pass."""
+        return TurnProcessor(self.registry.create(self.extractor_names),
+                             self.registry.resolvers(), self._model)
 
     # -- context manager ----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from scratchpad import Scratchpad
 from scratchpad.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -271,3 +272,26 @@ def test_render_explain_and_compact_block_tokens(runner, tmp_path, espresso_path
     bad = runner.invoke(cli, ["compact", str(espresso_path), "--window", "2000",
                               "--block-tokens", "0"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["open", "--db", "{db}"]])
+def test_help_and_open_load_neither_spacy_nor_the_extractors(argv, tmp_path) -> None:
+    """What keeps ``--help`` and ``open`` fast (benchmarks/bench_startup.py times them):
+    they never import spaCy or the extractor registry."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "t.db"
+    with Scratchpad(str(db)) as pad:
+        pad.ingest("t", [{"role": "user", "content": "Is order A-77215 refunded yet?"}])
+    args = [a.replace("{db}", str(db)) for a in argv]
+    probe = ("import sys\nfrom scratchpad.cli import cli\n"
+             f"try:\n    cli.main({args!r}, prog_name='scratchpad')\n"
+             "except SystemExit:\n    pass\n"
+             "heavy = ('spacy', 'extractors.registry', 'extractors.dialogue.commitments')\n"
+             "print(sorted(m for m in heavy if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
+    if argv[0] == "open":
+        assert "A-77215" in out

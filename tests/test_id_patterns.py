@@ -56,6 +56,9 @@ def test_every_shipped_pattern_is_gated_scored_verbose_and_linear(pat) -> None:
     for check in (pat.context, pat.needs, pat.veto):
         assert check is None or not (check.linear or check.flags & regex.VERBOSE)
     assert no_fragment_left(pat.pattern.pattern)
+    # shipped patterns compile at first use: hold them to the checks a user file gets
+    assert pat.pattern.compile().search("") is None
+
 
 
 def no_fragment_left(source: str) -> bool:

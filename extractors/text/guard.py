@@ -54,11 +54,27 @@ class Guarded:
     the methods of a compiled pattern (``search``, ``match``, ``fullmatch``,
     ``finditer``, ``findall``, ``sub``, ``subn``, ``split``), without ``timeout``."""
 
-    __slots__ = ("_compiled", "linear")
+    __slots__ = ("_flags", "_regex", "_source", "linear")
 
-    def __init__(self, compiled: regex.Pattern[str], *, linear: bool) -> None:
-        self._compiled = compiled
+    def __init__(self, source: str, flags: int, *, linear: bool) -> None:
+        self._source = source
+        self._flags = flags
+        self._regex: regex.Pattern[str] | None = None
         self.linear = linear
+
+    @property
+    def _compiled(self) -> regex.Pattern[str]:
+        """The compiled pattern, compiled at its first use: importing the extractors then
+        costs no compilation, so a command that never extracts (``--help``, ``open``)
+        starts fast."""
+        if self._regex is None:
+            self._regex = regex.compile(self._source, self._flags)
+        return self._regex
+
+    def compile(self) -> Guarded:
+        """Compile now (raising ``regex.error`` for a bad pattern); returns itself."""
+        _ = self._compiled
+        return self
 
     def _timeout(self, string: str) -> float | None:
         size = len(string)
@@ -69,7 +85,7 @@ class Guarded:
     @property
     def pattern(self) -> str:
         """The pattern's source."""
-        return self._compiled.pattern
+        return self._source
 
     @property
     def flags(self) -> int:
@@ -116,15 +132,21 @@ class Guarded:
         return f"rx({self.pattern!r}{', linear=True' if self.linear else ''})"
 
 
-def rx(pattern: str, flags: int = 0, *, linear: bool = False) -> Guarded:
+def rx(pattern: str, flags: int = 0, *, linear: bool = False, lazy: bool = True) -> Guarded:
     """Compile ``pattern`` (``regex`` module syntax) as a :class:`Guarded` pattern.
+
+    The product's own patterns compile at their first use (``lazy``); pass
+    ``lazy=False`` to compile, and so check, a pattern now (a user's pattern).
 
     ``linear=True`` declares that no text makes it scan for more than linear time, which
     lets it skip the timeout on texts shorter than :data:`LONG_TEXT`; the declaration is
     tested (``tests/test_guard.py``). Leave it out when in doubt: it only costs time.
-    Raises ``regex.error`` for a pattern that does not compile.
+    Raises ``regex.error`` for a pattern that does not compile (with ``lazy``, at its
+    first use).
     """
-    guarded = Guarded(regex.compile(pattern, flags), linear=linear)
+    guarded = Guarded(pattern, flags, linear=linear)
+    if not lazy:
+        guarded.compile()
     if linear:
         DECLARED_LINEAR.append(guarded)
     return guarded
@@ -132,7 +154,7 @@ def rx(pattern: str, flags: int = 0, *, linear: bool = False) -> Guarded:
 
 @lru_cache(maxsize=512)
 def _cached(pattern: str, flags: int) -> Guarded:
-    return Guarded(regex.compile(pattern, flags), linear=False)
+    return Guarded(pattern, flags, linear=False).compile()
 
 
 def search(pattern: str, string: str, flags: int = 0) -> regex.Match[str] | None:

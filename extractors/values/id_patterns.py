@@ -268,30 +268,34 @@ def _build(name: str, pattern: str, *, subtype: object, score: object,
             raise fail(f"regex refused: {problem}")
     try:
         compiled = (rx(pattern, regex.VERBOSE | regex.V0 | case, linear=True) if shipped
-                    else rx(pattern, regex.V0 | case))
+                    else rx(pattern, regex.V0 | case, lazy=False))
     except regex.error as exc:
         raise fail(f"invalid regex ({exc})") from None
-    if compiled.search("") is not None:
+    # (the shipped patterns compile at first use; tests/test_id_patterns.py holds them
+    # to the same two checks)
+    if not shipped and compiled.search("") is not None:
         raise fail("regex matches the empty string")
     words = [w for w in context if w.strip()]
     if words and context_regex is not None:
         raise fail("give 'context' or 'context_regex', not both")
     return IdPattern(
         name=name, pattern=compiled, score=float(score), family=family, subtype=subtype,
-        context=context_words(words) if words else _check_regex(context_regex, fail),
-        needs=_check_regex(needs, fail), veto=_check_regex(veto, fail),
+        context=context_words(words) if words else _check_regex(context_regex, fail, shipped),
+        needs=_check_regex(needs, fail, shipped), veto=_check_regex(veto, fail, shipped),
         validator=_named(validator, VALIDATORS, "validator", fail),
         group="id" if "id" in compiled.groupindex else None,
         normalize=_named(normalize, NORMALIZERS, "normalizer", fail), user=not shipped,
         gate=_gate(gate_clauses, fragments or {}, fail))
 
 
-def _check_regex(text: str | None, fail: Callable[[str], PatternError]) -> Guarded | None:
-    """Compile a turn or context check (not verbose, under the timeout)."""
+def _check_regex(text: str | None, fail: Callable[[str], PatternError],
+                 shipped: bool = False) -> Guarded | None:
+    """Compile a turn or context check (not verbose, under the timeout): a user's now, a
+    shipped one at its first use."""
     if text is None:
         return None
     try:
-        return rx(text)
+        return rx(text, lazy=shipped)
     except regex.error as exc:
         raise fail(f"invalid regex in a check ({exc})") from None
 

@@ -7,7 +7,6 @@ import json
 import click
 
 from scratchpad.cli.options import SCHEMA_NAMES, db_option, handle_errors, print_json, read_pad
-from scratchpad.pipeline import Scratchpad
 
 
 @click.command()
@@ -25,6 +24,8 @@ def attach(schema_name: str, thread: str, db_path: str) -> None:
 
         scratchpad attach --schema refund --thread espresso
     """
+    from scratchpad.pipeline import Scratchpad
+
     with Scratchpad(db_path, extractors=[]) as pad:
         table = pad.attach(thread, schema_name).table_name()
     click.echo(f"thread {thread}: schema {schema_name} attached (table {table})")

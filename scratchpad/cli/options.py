@@ -11,13 +11,15 @@ import functools
 import json
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from schemas import SHIPPED
 from scratchpad.errors import ScratchpadError
-from scratchpad.pipeline import Scratchpad
+
+if TYPE_CHECKING:
+    from scratchpad.pipeline import Scratchpad
 
 F = TypeVar("F", bound=Callable[..., Any])
 SCHEMA_NAMES = ", ".join(SHIPPED)
@@ -103,6 +105,8 @@ def open_pad(db_path: str, extractors: str | None = None, model: str | None = No
              reference_date: datetime | None = None, date_order: str | None = None,
              patterns: str | None = None, schemas: tuple[str, ...] = ()) -> Scratchpad:
     """Open a pad that extracts, as the options given on the command line set it up."""
+    from scratchpad.pipeline import Scratchpad
+
     return Scratchpad(db_path, extractors=split_names(extractors), model=model,
                       patterns=[patterns] if patterns else [], schemas=schemas,
                       reference_date=reference_date, date_order=date_order)  # type: ignore[arg-type]
@@ -111,6 +115,8 @@ def open_pad(db_path: str, extractors: str | None = None, model: str | None = No
 def read_pad(db_path: str, schemas: tuple[str, ...] = ()) -> Scratchpad:
     """Open an existing database for reading (no extractors are set up)."""
     from pathlib import Path
+
+    from scratchpad.pipeline import Scratchpad
 
     if db_path != ":memory:" and not Path(db_path).exists():
         raise ScratchpadError(f"No database at {db_path!r}. Run 'scratchpad ingest' first "
