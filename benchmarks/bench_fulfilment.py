@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from extractors.dialogue import commitment_lifecycle  # noqa: E402
-from scratchpad.evaluate import run_corpus  # noqa: E402
+from scratchpad.bulk import run_corpus  # noqa: E402
 from scratchpad.messages import read_corpus  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "commitments_blind.jsonl"

@@ -13,8 +13,13 @@ shared machine falls on both alike.
 
 * ``*_turn_ms_median`` / ``*_turn_ms_p95``: per-turn latency;
 * ``*_turns_per_s``: the same turns, one at a time;
-* ``scratchpad_bulk_turns_per_s``: ``extract``-style, whole conversations at once
-  (the spaCy pass batched with ``nlp.pipe``);
+* ``bulk``: all the turns at once, each tool in a fresh process, **start-up included**
+  (interpreter, imports, model load), wall time from launch to exit: Scratchpad as a user
+  runs it, ``scratchpad extract CORPUS --json`` (every core); Presidio's
+  ``AnalyzerEngine.analyze`` turn by turn (the reference of the speed goal), and its own
+  bulk API, ``BatchAnalyzerEngine.analyze_iterator`` over the same turns with
+  ``batch_size`` 64 on one process and on every core (``n_process``);
+  ``bulk_ratio``: Scratchpad's turns/s over the turn-by-turn AnalyzerEngine's;
 * ``*_load_s``: building each engine, model load included; ``rss_mb`` at the end;
 * ``scratchpad_split_ms``: where Scratchpad's turn goes, mean ms per turn: ``annotate``
   (spaCy over the sentences extractors asked for, ``needs`` included), ``needs``
@@ -30,8 +35,11 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,7 +49,7 @@ from bench_patterns import joined_turns  # noqa: E402
 
 from extractors.text import nlp as nlp_module  # noqa: E402
 from scratchpad import Scratchpad  # noqa: E402
-from scratchpad.evaluate import run_corpus  # noqa: E402
+from scratchpad.bulk import cores  # noqa: E402
 from scratchpad.messages import read_corpus  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +63,56 @@ def presidio_engine(model: str):
     provider = NlpEngineProvider(nlp_configuration={
         "nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]})
     return AnalyzerEngine(nlp_engine=provider.create_engine(), supported_languages=["en"])
+
+
+PRESIDIO_BULK = """
+import json, os, sys
+os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+sys.path.insert(0, {here!r})
+from bench_presidio import presidio_engine
+engine = presidio_engine({model!r})
+texts = [m["content"] for line in open({corpus!r}) for m in json.loads(line)["messages"]]
+if {n_process} == 0:
+    for text in texts:
+        engine.analyze(text=text, language="en")
+else:
+    from presidio_analyzer import BatchAnalyzerEngine
+    BatchAnalyzerEngine(analyzer_engine=engine).analyze_iterator(
+        texts, language="en", batch_size=64, n_process={n_process})
+"""
+
+
+def wall(argv: list[str]) -> float:
+    """Seconds from launching ``argv`` to its exit (its output discarded)."""
+    started = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def bulk(conversations: list[list[str]], model: str) -> dict[str, float]:
+    """Turns per second of each tool over all the turns, start-up included."""
+    turns = sum(len(c) for c in conversations)
+    exe = shutil.which("scratchpad", path=str(Path(sys.executable).parent)) or "scratchpad"
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = str(Path(tmp) / "turns.jsonl")
+        with open(corpus, "w", encoding="utf-8") as f:
+            for n, turns_of in enumerate(conversations):
+                messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": t}
+                            for i, t in enumerate(turns_of)]
+                f.write(json.dumps({"id": f"b{n}", "messages": messages}) + "\n")
+
+        def presidio(n_process: int) -> float:
+            code = PRESIDIO_BULK.format(here=str(Path(__file__).parent), model=model,
+                                        corpus=corpus, n_process=n_process)
+            return round(turns / wall([sys.executable, "-c", code]), 1)
+
+        ours = round(turns / wall([exe, "extract", corpus, "--json"]), 1)
+        theirs = presidio(0)
+        return {"cores": cores(), "scratchpad_extract_turns_per_s": ours,
+                "presidio_analyze_turns_per_s": theirs,
+                "presidio_batch_1_process_turns_per_s": presidio(1),
+                "presidio_batch_all_cores_turns_per_s": presidio(cores()),
+                "bulk_ratio": round(ours / theirs, 2)}
 
 
 def timed(owner: object, method: str, totals: dict[str, float], key: str) -> None:
@@ -80,7 +138,8 @@ def summary(prefix: str, ms: list[float]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT / "tests" / "data" / "sgd_dev.jsonl")
-    parser.add_argument("--limit", type=int, default=120, help="conversations to read")
+    parser.add_argument("--limit", type=int, default=720,
+                        help="conversations to read (720: about 2,000 turns)")
     args = parser.parse_args()
     rows = read_corpus(args.corpus)[: args.limit]
     conversations = [joined_turns([row]) for row in rows]
@@ -118,12 +177,6 @@ def main() -> None:
             ours.append((t2 - t1) * 1000)
     pad.close()
 
-    bulk_rows = [{"id": f"b{n}", "messages": [{"role": "user", "content": t} for t in turns]}
-                 for n, turns in enumerate(conversations)]
-    started = time.perf_counter()
-    count = sum(len(row["messages"]) for row, _ in run_corpus(bulk_rows))
-    bulk = count / (time.perf_counter() - started)
-
     out = {
         "model": model,
         "turns": len(ours),
@@ -133,7 +186,7 @@ def main() -> None:
         "presidio_load_s": round(presidio_load, 2),
         **summary("scratchpad", ours),
         **summary("presidio", theirs),
-        "scratchpad_bulk_turns_per_s": round(bulk, 1),
+        "bulk": bulk(conversations, model),
         "speedup_median": round(statistics.median(theirs) / statistics.median(ours), 2),
         "scratchpad_split_ms": {k: round(v * 1000 / len(ours), 2) for k, v in split.items()},
         "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

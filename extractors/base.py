@@ -74,6 +74,10 @@ class TurnView(BaseModel):
     #: How this conversation writes all-numeric dates whose day and month could swap
     #: ("03/12/2026"): "dmy" or "mdy"; None leaves them unresolved.
     date_order: Literal["dmy", "mdy"] | None = None
+    #: The value spans the pattern extractors found in this turn, sorted: set when the
+    #: extractors that read the Doc are asked what they need (``needs``), so that they
+    #: can leave alone what is found already. Empty elsewhere.
+    found: tuple[tuple[int, int], ...] = ()
 
 
 class Candidate(BaseModel):

@@ -19,11 +19,11 @@ Scoring follows the corpus README: gold ``turn`` is 0-based, record turns 1-base
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scratchpad.messages import parse_messages
+from scratchpad.bulk import run_corpus
 
 VALUE_KINDS = ("amount", "identifier", "datetime")
 OPEN = ("open", "deferred")
@@ -152,28 +152,6 @@ def format_summary(summary: Mapping[str, Any]) -> str:
         shown = "n/a" if value is None else (f"{value:.4f}" if isinstance(value, float) else value)
         lines.append(f"{key.ljust(width)}  {shown}")
     return "\n".join(lines)
-
-
-def run_corpus(
-    rows: Iterable[Mapping[str, Any]],
-    *,
-    extractors: Sequence[str] | None = None,
-    model: str | None = None,
-    source: str = "corpus",
-    **options: Any,
-) -> Iterator[tuple[Mapping[str, Any], list[dict[str, Any]]]]:
-    """Ingest each conversation into one in-memory store; yield (row, record JSON list).
-
-    ``options`` go to :class:`~scratchpad.Scratchpad` (``reference_date``,
-    ``date_order``)."""
-    from scratchpad.pipeline import Scratchpad
-
-    with Scratchpad(":memory:", extractors=extractors, model=model, **options) as pad:
-        for row in rows:
-            where = f"{source}:{row.get('_line', '?')}"
-            thread = str(row["id"])
-            pad.ingest(thread, parse_messages(row["messages"], source=where))
-            yield row, [r.to_json() for r in pad.store.records(thread)]
 
 
 def score_corpus(

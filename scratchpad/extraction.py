@@ -19,6 +19,7 @@ from typing import Any, Literal
 from extractors.base import Candidate, Change, Extractor, Needs, Resolver, Reviewer, TurnView
 from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.merge import merge
+from extractors.records import VALUE_KINDS
 from extractors.text import nlp as nlp_module
 from scratchpad.messages import Message
 from scratchpad.records import LIVE_STATUSES, Event, Kind, Record, Status, record_id
@@ -36,6 +37,9 @@ LIVE_WINDOW = 200
 #: yet are skipped for this turn (with a warning) and the turn is stored with what was
 #: found. Each regex call has its own bound (:mod:`extractors.text.guard`).
 TURN_BUDGET = 20.0
+#: Turns whose pattern candidates wait between :meth:`TurnProcessor.needs` and
+#: :meth:`TurnProcessor.extract` (one ingest batch; a larger one recomputes some).
+FOUND_CACHE = 4096
 
 
 class TurnProcessor:
@@ -47,6 +51,10 @@ class TurnProcessor:
         self.resolvers = list(resolvers)
         self.model = model
         self.doc_extractors = [e for e in self.extractors if e.needs_doc]
+        self.pattern_extractors = [e for e in self.extractors if not e.needs_doc]
+        #: The pattern extractors' candidates of turns annotated but not extracted yet,
+        #: by (thread, turn, text): worked out once, for :meth:`needs` and :meth:`extract`.
+        self._found: dict[tuple[str, int, str], list[list[Candidate]]] = {}
         #: Extractors that review the turn's candidates once all have run.
         self.reviewers = [e for e in self.extractors if isinstance(e, Reviewer)]
         #: The kinds some resolver moves: their live records are loaded before a batch.
@@ -84,8 +92,12 @@ class TurnProcessor:
         return keys
 
     def needs(self, view: TurnView) -> Needs:
-        """Return what of ``view`` the extractors that read the Doc need annotated."""
-        clipped = _clipped(view)
+        """Return what of ``view`` the extractors that read the Doc need annotated. They
+        see the value spans the pattern extractors found (``TurnView.found``): what is
+        found already need not be recognized again."""
+        spans = tuple(sorted((c.start, c.end) for found in self._patterns(view) for c in found
+                             if c.kind in VALUE_KINDS))
+        clipped = _clipped(view).model_copy(update={"found": spans})
         total = Needs()
         for extractor in self.doc_extractors:
             ask = getattr(extractor, "needs", None)
@@ -108,21 +120,20 @@ class TurnProcessor:
         turn, with a warning, never the ingest.
         """
         clipped = _clipped(view)
+        patterns = iter(self._found.pop(_key(view), None) or self._patterns(view, keep=False))
         found: list[Candidate] = []
         deadline = time.monotonic() + TURN_BUDGET
+        late = False
         for n, extractor in enumerate(self.extractors):
-            if time.monotonic() > deadline:
-                _over_budget(view, "extractors", self.extractors[n:])
-                break
-            try:
-                if extractor.needs_doc:
-                    found.extend(extractor.extract(clipped, doc))
-                else:
-                    found.extend(extractor.extract(view, None))
-            except TimeoutError:
-                log.warning("%s timed out on turn %d of thread %r (%d characters); "
-                            "its candidates for this turn are skipped",
-                            extractor.name, view.number, view.thread, len(view.text))
+            if not extractor.needs_doc:
+                found.extend(next(patterns))  # (found already: no time left to spend)
+                continue
+            if not late and time.monotonic() > deadline:
+                late = True
+                _over_budget(view, "extractors", [e for e in self.extractors[n:]
+                                                  if e.needs_doc])
+            if not late:
+                found.extend(_run(extractor, clipped, doc))
         for reviewer in self.reviewers:
             try:
                 found = reviewer.review(view, found)
@@ -130,6 +141,19 @@ class TurnProcessor:
                 log.warning("%s timed out reviewing turn %d of thread %r; the candidates "
                             "stand unreviewed", reviewer.name, view.number, view.thread)
         return merge(found)
+
+    def _patterns(self, view: TurnView, keep: bool = True) -> list[list[Candidate]]:
+        """Each pattern extractor's candidates for ``view``, in order, computed once (kept
+        for :meth:`extract` when ``keep``)."""
+        key = _key(view)
+        found = self._found.get(key)
+        if found is None:
+            found = [_run(e, view, None) for e in self.pattern_extractors]
+            if keep:
+                if len(self._found) >= FOUND_CACHE:
+                    self._found.clear()  # (a batch this large works them out again)
+                self._found[key] = found
+        return found
 
     def process(
         self, view: TurnView, doc: Any, live: dict[str, dict[str, Record]]
@@ -231,6 +255,22 @@ def turn_views(thread: str, first: int, fresh: Sequence[Message], *, context: Se
         if m.text.strip():
             spoke[m.role] = first + i + 1
     return views
+
+
+def _key(view: TurnView) -> tuple[str, int, str]:
+    return (view.thread, view.number, view.text)
+
+
+def _run(extractor: Extractor, view: TurnView, doc: Any) -> list[Candidate]:
+    """One extractor on one turn; a pattern past its regex timeout costs that extractor's
+    candidates for this turn, with a warning, never the ingest."""
+    try:
+        return list(extractor.extract(view, doc))
+    except TimeoutError:
+        log.warning("%s timed out on turn %d of thread %r (%d characters); its candidates "
+                    "for this turn are skipped", extractor.name, view.number, view.thread,
+                    len(view.text))
+        return []
 
 
 def _clipped(view: TurnView) -> TurnView:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scratchpad.evaluate import run_corpus
+from scratchpad.bulk import run_corpus
 from scratchpad.messages import read_corpus
 
 #: (conversation row, its records as JSON) per conversation, as ``run_corpus`` yields.

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from scratchpad.evaluate import run_corpus
+from scratchpad.bulk import run_corpus
 from scratchpad.messages import read_corpus
 from tests.conftest import DATA
 from tests.scoring import Outputs

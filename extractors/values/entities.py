@@ -13,6 +13,7 @@ the pipeline has no NER (a blank pipeline).
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from extractors.base import Candidate, Needs, TurnView
@@ -83,6 +84,25 @@ def _code_words(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def _uncovered(spans: list[tuple[int, int]], found: tuple[tuple[int, int], ...]
+               ) -> list[tuple[int, int]]:
+    """The ``spans`` that overlap none of the sorted spans ``found`` (one sort, then a
+    binary search per span: time n log n in the spans)."""
+    merged: list[list[int]] = []
+    for a, b in found:
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    starts = [a for a, _ in merged]
+    out = []
+    for a, b in spans:
+        i = bisect.bisect_left(starts, b) - 1  # the last found span starting before ``b``
+        if i < 0 or merged[i][1] <= a:
+            out.append((a, b))
+    return out
+
+
 class SpacyEntities:
     """Propose value candidates from the shared Doc's named entities."""
 
@@ -91,11 +111,15 @@ class SpacyEntities:
 
     def needs(self, turn: TurnView) -> Needs:
         """Entities only of the sentences with a word an entity must contain to be kept
-        (a currency, a percent sign, a calendar or clock word): elsewhere every entity
-        would be dropped, so recognizing them is wasted work."""
+        (a currency, a percent sign, a calendar or clock word, a code-like word) that no
+        pattern found already: elsewhere every entity would be dropped, by its label's
+        test or by the merge (a pattern's candidate outscores an entity it overlaps), so
+        recognizing them is wasted work."""
         text = turn.text
         spans = [m.span() for pattern in _WORTH for m in pattern.finditer(text)]
         spans += _code_words(text)
+        if turn.found:  # what a pattern found wins the merge over any entity overlapping it
+            spans = _uncovered(spans, turn.found)
         return Needs(entities=sentences_around(text, spans))
 
     def extract(self, turn: TurnView, doc: Doc | None = None) -> list[Candidate]:

@@ -102,7 +102,7 @@ def compile_in_child(pattern: str, flags: int) -> str | None:
             limit = _virtual_size() + COMPILE_MEMORY_MB * 2**20
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
             signal.alarm(int(COMPILE_SECONDS) + 1)
-            rx(pattern, flags)
+            rx(pattern, flags, lazy=False)
         except MemoryError:
             code = 3
         except BaseException:

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from scratchpad.bulk import run_corpus
 from scratchpad.cli.options import (
     date_order_option,
     extractors_option,
@@ -18,8 +19,9 @@ from scratchpad.cli.options import (
     print_json,
     reference_option,
     split_names,
+    workers_option,
 )
-from scratchpad.evaluate import Scores, format_summary, run_corpus, score_conversation
+from scratchpad.evaluate import Scores, format_summary, score_conversation
 from scratchpad.messages import InputError, read_corpus
 
 
@@ -30,10 +32,11 @@ def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
 
 def _run_corpus(corpus: str, extractors: str | None, model: str | None, limit: int | None,
                 reference_date: datetime | None, date_order: str | None,
-                patterns: str | None) -> Any:
+                patterns: str | None, workers: int | None) -> Any:
     yield from run_corpus(_rows(corpus, limit), extractors=split_names(extractors),
                           model=model, reference_date=reference_date, date_order=date_order,
-                          source=corpus, patterns=[patterns] if patterns else [])
+                          source=corpus, patterns=[patterns] if patterns else [],
+                          workers=workers)
 
 
 def _read_predictions(path: str) -> dict[str, list[dict[str, Any]]]:
@@ -64,10 +67,11 @@ def _read_predictions(path: str) -> dict[str, list[dict[str, Any]]]:
 @reference_option
 @date_order_option
 @patterns_option
+@workers_option
 @handle_errors
 def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | None,
             model: str | None, reference_date: datetime | None, date_order: str | None,
-            patterns: str | None) -> None:
+            patterns: str | None, workers: int | None) -> None:
     """Extract records from every conversation of a corpus (in memory, nothing stored).
 
     Each line of CORPUS is {"id": ..., "messages": [...]}.
@@ -77,7 +81,7 @@ def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | Non
         scratchpad extract eval/dev.jsonl --json > records.jsonl
     """
     for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date, date_order,
-                                 patterns):
+                                 patterns, workers):
         if as_json:
             print_json({"id": row["id"], "records": recs})
         else:
@@ -95,10 +99,11 @@ def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | Non
 @reference_option
 @date_order_option
 @patterns_option
+@workers_option
 @handle_errors
 def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | None,
           extractors: str | None, model: str | None, reference_date: datetime | None,
-          date_order: str | None, patterns: str | None) -> None:
+          date_order: str | None, patterns: str | None, workers: int | None) -> None:
     """Score extraction against the gold of a labelled corpus: value recall per kind,
     noise per turn, question status accuracy and open-question F1.
 
@@ -113,7 +118,7 @@ def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | Non
             score_conversation(scores, row, predicted.get(str(row["id"]), []))
     else:
         for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date,
-                                     date_order, patterns):
+                                     date_order, patterns, workers):
             score_conversation(scores, row, recs)
     summary = scores.summary()
     if as_json:

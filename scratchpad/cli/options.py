@@ -88,6 +88,14 @@ def reference_option(fn: F) -> F:
     )(fn)
 
 
+def workers_option(fn: F) -> F:
+    return click.option(
+        "--workers", type=click.IntRange(min=1), default=None, metavar="N",
+        help="Processes to extract with (default: every core). The output is the same "
+             "with any number.",
+    )(fn)
+
+
 def date_order_option(fn: F) -> F:
     return click.option(
         "--date-order", "date_order", type=click.Choice(["dmy", "mdy"]), default=None,
