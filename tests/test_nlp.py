@@ -97,11 +97,17 @@ def test_pipeline_asks_to_parse_only_where_a_rule_could_fire(text, role, parsed)
 
 
 def test_entities_are_asked_only_where_one_could_be_kept() -> None:
-    text = "The museum opens at nine. It costs three hundred euros. See you next month."
+    """Not where no entity would pass its label's test (no currency, calendar or code
+    word), nor where a pattern found the value already (its candidate would win)."""
+    text = ("The museum opens at nine. It costs three hundred euros. See you next month. "
+            "It was sometime in the spring months. Ask for the Q7 model.")
     with Scratchpad(":memory:") as pad:
         needs = pad.processor.needs(TurnView(thread="t", number=1, role="user", text=text))
+        found = pad.processor.extract(TurnView(thread="t", number=1, role="user", text=text),
+                                      None)
     asked = [text[a:b].strip() for a, b in needs.entities]
-    assert asked == ["It costs three hundred euros.", "See you next month."]
+    assert asked == ["It was sometime in the spring months.", "Ask for the Q7 model."]
+    assert {"three hundred euros", "next month"} <= {c.text for c in found}
 
 
 def _records(messages: list[dict], whole: bool) -> list[dict]:
