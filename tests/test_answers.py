@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from extractors.base import Change, TurnView
@@ -318,6 +318,7 @@ def test_information_question_is_not_settled_by_a_counter_question() -> None:
 @given(text=QUESTION_TEXT, role=st.sampled_from(["user", "assistant", "tool"]),
        subtype=st.sampled_from(["wh", "yesno", "choice", "suggestion"]),
        direct=st.booleans())
+@example(text="?", role="assistant", subtype="wh", direct=True)  # an ask-back
 def test_evidence_in_bounds(text: str, role: str, subtype: str, direct: bool) -> None:
     asker = "assistant" if role == "user" else "user"
     view = _turn(text, role, 3, {asker: 1 if direct else 2})
@@ -326,6 +327,10 @@ def test_evidence_in_bounds(text: str, role: str, subtype: str, direct: bool) ->
                    extractor="x", confidence=0.5,
                    attrs={"asker": asker, "expects": "text", "choices": ["a", "b"]})
     for change in LINKER.resolve(view, None, [], [prior]):
+        if change.note == "asked back":  # the question stays as it was, marked, no evidence
+            assert change.new == prior.status and change.evidence_start is None
+            assert change.attrs == {"asked_back": 3}
+            continue
         assert change.new in ("answered", "deferred", "withdrawn")
         if change.evidence_start is not None:
             assert 0 <= change.evidence_start <= change.evidence_end <= len(text)
