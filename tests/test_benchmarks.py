@@ -19,6 +19,7 @@ SMOKE = [
     ("bench_stress.py", ["--quick"], "writers"),
     ("bench_long_session.py", ["--quick"], "planted_present_pct"),
     ("bench_acts.py", ["--limit", "5"], "turn_ms_mean"),
+    ("bench_startup.py", ["--runs", "1"], "open"),
 ]
 
 
