@@ -79,16 +79,17 @@ def test_edited_turn_is_refused_and_can_be_rebuilt(tmp_path):
 def test_failed_turn_leaves_no_partial_write(tmp_path, monkeypatch):
     path = tmp_path / "s.db"
     with Scratchpad(path) as pad:
-        original = pad.store.db["events"].insert_all
+        original = pad.store._insert
 
-        def boom(*args, **kwargs):
-            raise RuntimeError("disk full")
+        def boom(table, rows, *args, **kwargs):
+            if table == "records":  # after the thread and the turn were written
+                raise RuntimeError("disk full")
+            return original(table, rows, *args, **kwargs)
 
-        monkeypatch.setattr(type(pad.store.db["records"]), "insert_all", boom)
+        monkeypatch.setattr(pad.store, "_insert", boom)
         with pytest.raises(RuntimeError):
             pad.ingest("t", CONVERSATION)
         monkeypatch.undo()
-        assert original is not None
     assert table_counts(path) == {"threads": 0, "turns": 0, "records": 0, "events": 0}
 
 
@@ -143,3 +144,43 @@ def test_a_file_from_before_salience_is_migrated(tmp_path, espresso_messages):
         assert compact(espresso_messages, pad=pad, thread="e",
                        window=100_000).log["tokens_before"] == fresh_before
         assert 'ID: order "A-77215" (user, turn 1)' in pad.render("e")
+
+
+def test_a_turn_write_inserts_updates_and_upserts_what_it_is_given(tmp_path):
+    """add_turn's plain-SQL writes: a new record, the same record changed by a later turn,
+    its event, and a value group written twice under one key (the second replaces it)."""
+    from scratchpad.records import Event, Kind, Record, Status
+    from scratchpad.salience import ValueGroup
+    from scratchpad.store.base import StoredTurn
+
+    store = Store(str(tmp_path / "t.db"))
+    text = "Is order A-77215 refunded?"
+
+    def turn(n: int, role: str) -> StoredTurn:
+        return StoredTurn(thread="t", turn=n, role=role, content=text, content_hash=f"h{n}",
+                          tokens=7, message={"role": role, "content": text, "n": "é"})
+
+    question = Record(id="question:1:0-26", thread="t", kind=Kind.QUESTION, subtype="yesno",
+                      text=text, turn=1, role="user", start=0, end=26, status=Status.OPEN,
+                      extractor="test", confidence=0.9, attrs={"b": 1, "a": [2]})
+    store.add_turn(turn(1, "user"), [question], [], [],
+                   [ValueGroup(thread="t", key="identifier|a-77215", prose_turns=1,
+                               last_prose_turn=1, by_user=True)])
+    answered = question.model_copy(update={"status": Status.ANSWERED, "status_turn": 2})
+    event = Event(thread="t", record_id=question.id, turn=2, field="status", old="open",
+                  new="answered", evidence_start=0, evidence_end=3, evidence_text="Yes",
+                  by_role="assistant", note="test")
+    store.add_turn(turn(2, "assistant"), [], [answered], [event],
+                   [ValueGroup(thread="t", key="identifier|a-77215", prose_turns=2,
+                               last_prose_turn=2, by_user=True, by_assistant=True)])
+
+    [back] = store.records("t")
+    assert (back.status, back.status_turn, back.attrs) == (Status.ANSWERED, 2,
+                                                         {"a": [2], "b": 1})
+    assert [(e.old, e.new, e.evidence_text) for e in store.events("t")] == [
+        ("open", "answered", "Yes")]
+    [group] = store.value_groups("t", ["identifier|a-77215"]).values()
+    assert (group.prose_turns, group.last_prose_turn, group.by_assistant) == (2, 2, True)
+    assert [t.message["n"] for t in store.turns("t")] == ["é", "é"]
+    assert store.threads() == ["t"]
+    store.close()

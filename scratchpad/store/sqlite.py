@@ -1,5 +1,6 @@
 """The SQLite store, the one implementation of :class:`scratchpad.store.Store`: with
-:mod:`scratchpad.store.migrations`, the only code that writes SQL (through sqlite-utils).
+:mod:`scratchpad.store.migrations`, the only code that writes SQL (through sqlite-utils,
+and plain SQL for the writes of each turn).
 
 Tables: ``threads``, ``turns`` (role, content, content hash, token count, the message
 as given), ``records`` (latest state of each pin), ``events`` (every status change, with
@@ -22,7 +23,7 @@ from sqlite_utils import Database
 from extractors.text.guard import rx
 from scratchpad.held import hold_keys
 from scratchpad.records import OPEN_STATUSES, Event, Kind, Record, Status
-from scratchpad.salience import PRESENT, ValueGroup, clause_salience, is_value, value_key
+from scratchpad.salience import ValueGroup
 from scratchpad.store.base import StaleThreadError, StoredTurn
 from scratchpad.store.locking import (
     BUSY_TIMEOUT_MS,
@@ -30,6 +31,7 @@ from scratchpad.store.locking import (
     write_transaction,
 )
 from scratchpad.store.migrations import migrate
+from scratchpad.store.rows import event_row, group_row, record_row, row_record
 
 
 class SQLiteStore:
@@ -248,31 +250,48 @@ class SQLiteStore:
             stored = int(rows[0] or 0)
             if stored != turn.turn - 1:
                 raise StaleThreadError(turn.thread, stored, turn.turn)
-            self.db.table("threads").insert(
-                {"id": turn.thread, "created_at": datetime.now(UTC).isoformat()},
-                ignore=True,
-            )
-            self.db.table("turns").insert(
-                {**turn.__dict__, "message": json.dumps(turn.message, ensure_ascii=False)}
-            )
+            self.db.execute("insert or ignore into threads (id, created_at) values (?, ?)",
+                            [turn.thread, datetime.now(UTC).isoformat()])
+            self._insert("turns", [{**turn.__dict__, "message": json.dumps(
+                turn.message, ensure_ascii=False)}])
             if records:
-                self.db.table("records").insert_all(_record_row(r) for r in records)
+                self._insert("records", [record_row(r) for r in records])
                 for r in records:
                     if r.turn < turn.turn:
                         self.db.execute("delete from held_values where thread = ? and id = ?",
                                         [r.thread, r.id])
             if held:
-                self.db.table("held_values").insert_all(
+                self._insert("held_values", [
                     {"thread": r.thread, "id": r.id, "key": key, "turn": r.turn,
-                     "record": r.model_dump_json()} for r in held for key in hold_keys(r))
+                     "record": r.model_dump_json()} for r in held for key in hold_keys(r)])
             for record in updated:
-                row = _record_row(record)
-                self.db.table("records").update((record.thread, record.id), row)
+                row = record_row(record)
+                columns = [c for c in row if c not in ("thread", "id")]
+                self.db.execute(
+                    f"update records set {', '.join(f'[{c}] = ?' for c in columns)} "
+                    "where thread = ? and id = ?",
+                    [*(row[c] for c in columns), record.thread, record.id])
             if events:
-                self.db.table("events").insert_all(_event_row(e) for e in events)
+                self._insert("events", [event_row(e) for e in events])
             if groups:
-                self.db.table("value_groups").upsert_all(
-                    (_group_row(g) for g in groups), pk=("thread", "key"))
+                self._insert("value_groups", [group_row(g) for g in groups],
+                             upsert=("thread", "key"))
+
+    def _insert(self, table: str, rows: list[dict[str, Any]],
+                upsert: tuple[str, ...] = ()) -> None:
+        """Insert ``rows`` (dicts with the same keys, of plain SQLite values) into
+        ``table`` in one statement run per row; with ``upsert``, a row whose key columns
+        exist already replaces that row's other columns. Plain SQL rather than
+        sqlite-utils' ``insert_all`` on the per-turn path: it checks the table's columns
+        on every call, which cost more than the writes themselves."""
+        columns = list(rows[0])
+        sql = (f"insert into [{table}] ({', '.join(f'[{c}]' for c in columns)}) "
+               f"values ({', '.join('?' * len(columns))})")
+        if upsert:
+            rest = [c for c in columns if c not in upsert]
+            sql += (f" on conflict ({', '.join(upsert)}) do update set "
+                    + ", ".join(f"[{c}] = excluded.[{c}]" for c in rest))
+        self.db.conn.executemany(sql, [[row[c] for c in columns] for row in rows])
 
     @one_line_errors
     def held_values(self, thread: str, keys: Iterable[str]) -> list[Record]:
@@ -298,7 +317,7 @@ class SQLiteStore:
         _add_in(where, params, "kind", kinds)
         _add_in(where, params, "status", statuses)
         sql = f"{_SELECT} where {' and '.join(where)} order by turn, start, end, kind"
-        return [_row_record(row) for row in self.db.query(sql, params)]
+        return [row_record(row) for row in self.db.query(sql, params)]
 
     @one_line_errors
     def recent_records(self, thread: str, kinds: Iterable[Kind | str],
@@ -313,7 +332,7 @@ class SQLiteStore:
             rows = self.db.query(f"{_SELECT} where {' and '.join(where)} "
                                  f"order by turn desc, start desc, end desc limit ?",
                                  [*params, per_kind])
-            out.extend(reversed([_row_record(row) for row in rows]))
+            out.extend(reversed([row_record(row) for row in rows]))
         return out
 
     @one_line_errors
@@ -325,7 +344,7 @@ class SQLiteStore:
             where.append("records.thread = ?")
             params.append(thread)
         sql = f"{_SELECT} where {' and '.join(where)} order by records.thread, turn, start"
-        return [_row_record(row) for row in self.db.query(sql, params)]
+        return [row_record(row) for row in self.db.query(sql, params)]
 
     @one_line_errors
     def events(self, thread: str) -> list[Event]:
@@ -377,35 +396,3 @@ def _add_in(
 _SELECT = ("select records.*, value_groups.salience as group_salience from records "
            "left join value_groups on value_groups.thread = records.thread "
            "and value_groups.key = records.value_key")
-
-
-def _record_row(record: Record) -> dict[str, Any]:
-    row = record.model_dump(mode="json", exclude={"salience"})  # read from its value's group
-    if row["value"] is not None:
-        row["value"] = json.dumps(row["value"], ensure_ascii=False)
-    row["attrs"] = json.dumps(row["attrs"], ensure_ascii=False, sort_keys=True)
-    row["value_key"] = value_key(record) if is_value(record) else None
-    return row
-
-
-def _row_record(row: dict[str, Any]) -> Record:
-    data = dict(row)
-    data.pop("value_key", None)
-    group = data.pop("group_salience", None)
-    data["value"] = json.loads(data["value"]) if data["value"] is not None else None
-    data["attrs"] = json.loads(data["attrs"]) if data["attrs"] else {}
-    record = Record(**data)
-    score = (group if group is not None else PRESENT) if is_value(record) \
-        else clause_salience(record)
-    return record.model_copy(update={"salience": score})
-
-
-def _group_row(group: ValueGroup) -> dict[str, Any]:
-    return {"thread": group.thread, "key": group.key, "prose_turns": group.prose_turns,
-            "last_prose_turn": group.last_prose_turn, "by_user": int(group.by_user),
-            "by_assistant": int(group.by_assistant), "acted": group.acted,
-            "echoed": int(group.echoed), "weak": int(group.weak), "salience": group.salience}
-
-
-def _event_row(event: Event) -> dict[str, Any]:
-    return event.model_dump(mode="json")
