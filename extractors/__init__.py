@@ -20,6 +20,19 @@ Importing this package loads none of the rules; :class:`Registry` does.
 
 from __future__ import annotations
 
-from extractors.base import Candidate, Change, Extractor, Needs, Resolver, TurnView
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from extractors.base import Candidate, Change, Extractor, Needs, Resolver, TurnView
 
 __all__ = ["Candidate", "Change", "Extractor", "Needs", "Resolver", "TurnView"]
+
+
+def __getattr__(name: str) -> Any:
+    """The protocols, imported at first use: importing the package for its errors (as the
+    command line does) then builds no pydantic model."""
+    if name in __all__:
+        from extractors import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module 'extractors' has no attribute {name!r}")

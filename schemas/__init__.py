@@ -9,13 +9,35 @@ Shipped: :class:`schemas.refund.Refund` (``refund``),
 
 from __future__ import annotations
 
-from schemas.base import DomainState, Pinned, pin
-from schemas.coding import CodingSession
-from schemas.refund import Refund
-from schemas.ticket import SupportTicket
+from typing import TYPE_CHECKING, Any
 
-SHIPPED: dict[str, type[DomainState]] = {
-    cls.schema_name: cls for cls in (Refund, SupportTicket, CodingSession)}
+if TYPE_CHECKING:
+    from schemas.base import DomainState, Pinned, pin
+    from schemas.coding import CodingSession
+    from schemas.refund import Refund
+    from schemas.ticket import SupportTicket
+
+    SHIPPED: dict[str, type[DomainState]]
+
+#: The shipped schemas' names, in ``SHIPPED``'s order, known without importing them (the
+#: command line's help lists them); ``tests/test_schemas.py`` holds it to ``SHIPPED``.
+SHIPPED_NAMES = ("refund", "ticket", "coding")
+_HOMES = {"DomainState": "base", "Pinned": "base", "pin": "base", "Refund": "refund",
+          "SupportTicket": "ticket", "CodingSession": "coding"}
+
+
+def __getattr__(name: str) -> Any:
+    """The schemas, imported at first use (pydantic models cost start-up time)."""
+    import importlib
+
+    if name == "SHIPPED":
+        shipped = {cls.schema_name: cls for cls in (
+            __getattr__("Refund"), __getattr__("SupportTicket"), __getattr__("CodingSession"))}
+        globals()["SHIPPED"] = shipped
+        return shipped
+    if name in _HOMES:
+        return getattr(importlib.import_module(f"schemas.{_HOMES[name]}"), name)
+    raise AttributeError(f"module 'schemas' has no attribute {name!r}")
 
 __all__ = ["SHIPPED", "CodingSession", "DomainState", "Pinned", "Refund", "SupportTicket",
            "pin"]

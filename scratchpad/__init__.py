@@ -18,8 +18,6 @@ from scratchpad.errors import (
     UnknownExtractorError,
     UnknownThreadError,
 )
-from scratchpad.messages import Message, read_messages
-from scratchpad.records import Event, Kind, Money, Record, Status
 
 __all__ = [
     "Event",
@@ -41,11 +39,15 @@ __all__ = [
 __version__ = version("scratchpad")
 
 if TYPE_CHECKING:
+    from scratchpad.messages import Message, read_messages
     from scratchpad.pipeline import IngestResult, Scratchpad
+    from scratchpad.records import Event, Kind, Money, Record, Status
 
-#: Names imported at first use: the pipeline pulls in the store and the extractors,
-#: which a command like ``scratchpad --help`` never needs.
-_LAZY = {"IngestResult": "scratchpad.pipeline", "Scratchpad": "scratchpad.pipeline"}
+#: Names imported at first use: the pipeline pulls in the store and the extractors, the
+#: records and messages are pydantic models; ``scratchpad --help`` needs none of them.
+_LAZY = {"IngestResult": "scratchpad.pipeline", "Scratchpad": "scratchpad.pipeline",
+         **dict.fromkeys(("Message", "read_messages"), "scratchpad.messages"),
+         **dict.fromkeys(("Event", "Kind", "Money", "Record", "Status"), "scratchpad.records")}
 
 
 def __getattr__(name: str) -> Any:

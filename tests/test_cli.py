@@ -295,3 +295,20 @@ def test_help_and_open_load_neither_spacy_nor_the_extractors(argv, tmp_path) -> 
     assert out.strip().splitlines()[-1] == "[]"
     if argv[0] == "open":
         assert "A-77215" in out
+
+
+def test_help_builds_no_pydantic_model_and_opens_no_store() -> None:
+    """``--help`` needs click and the commands' text only: the records, messages and
+    schemas (pydantic models) and the store are imported by the commands that use them."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom scratchpad.cli import cli\n"
+             "try:\n    cli.main(['--help'], prog_name='scratchpad')\n"
+             "except SystemExit:\n    pass\n"
+             "heavy = ('pydantic', 'sqlite_utils', 'scratchpad.records', 'schemas.base')\n"
+             "print(sorted(m for m in heavy if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    assert "Commands:" in out
+    assert out.strip().splitlines()[-1] == "[]"

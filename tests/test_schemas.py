@@ -94,3 +94,10 @@ def test_pin_refuses_unknown_kinds_and_subtypes() -> None:
         pin("comitment")
     pin("identifier", subtype="employee")  # identifier subtypes come from patterns: open
     pin(("amount", "datetime"), subtype=("money", "deadline"))
+
+
+def test_the_shipped_names_known_without_importing_are_the_shipped_schemas() -> None:
+    import schemas
+
+    assert tuple(schemas.SHIPPED) == schemas.SHIPPED_NAMES
+    assert schemas.SHIPPED["refund"] is Refund

@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from scratchpad.bulk import run_corpus
 from scratchpad.cli.options import (
     date_order_option,
     extractors_option,
@@ -21,11 +20,15 @@ from scratchpad.cli.options import (
     split_names,
     workers_option,
 )
-from scratchpad.evaluate import Scores, format_summary, score_conversation
-from scratchpad.messages import InputError, read_corpus
+from scratchpad.errors import InputError
+
+# The corpus readers and the scorer are imported inside the commands that run them:
+# they pull in pydantic, which ``scratchpad --help`` need not load.
 
 
 def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
+    from scratchpad.messages import read_corpus
+
     rows = read_corpus(corpus)
     return rows[:limit] if limit else rows
 
@@ -33,6 +36,8 @@ def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
 def _run_corpus(corpus: str, extractors: str | None, model: str | None, limit: int | None,
                 reference_date: datetime | None, date_order: str | None,
                 patterns: str | None, workers: int | None) -> Any:
+    from scratchpad.bulk import run_corpus
+
     yield from run_corpus(_rows(corpus, limit), extractors=split_names(extractors),
                           model=model, reference_date=reference_date, date_order=date_order,
                           source=corpus, patterns=[patterns] if patterns else [],
@@ -111,6 +116,8 @@ def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | Non
 
         scratchpad eval eval/dev.jsonl
     """
+    from scratchpad.evaluate import Scores, format_summary, score_conversation
+
     scores = Scores()
     if records_file:
         predicted = _read_predictions(records_file)

@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from schemas import SHIPPED
+from schemas import SHIPPED_NAMES
 from scratchpad.errors import ScratchpadError
 
 if TYPE_CHECKING:
     from scratchpad.pipeline import Scratchpad
 
 F = TypeVar("F", bound=Callable[..., Any])
-SCHEMA_NAMES = ", ".join(SHIPPED)
+SCHEMA_NAMES = ", ".join(SHIPPED_NAMES)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 

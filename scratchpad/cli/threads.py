@@ -22,7 +22,6 @@ from scratchpad.cli.options import (
     read_pad,
     reference_option,
 )
-from scratchpad.messages import read_messages
 
 
 @click.command()
@@ -50,6 +49,8 @@ def ingest(file: str, thread: str, rebuild: bool, schemas: tuple[str, ...], db_p
 
         scratchpad ingest examples/espresso.jsonl --thread espresso --schema refund
     """
+    from scratchpad.messages import read_messages
+
     messages = read_messages(file)
     with open_pad(db_path, extractors, model, reference_date, date_order, patterns,
                   schemas) as pad:
@@ -216,6 +217,8 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
                                    "(or SCRATCHPAD_LLM_BASE_URL)")
         chosen = InstructorSummarizer(base_url=llm_base_url, model=llm_model,
                                       timeout=summary_timeout)
+    from scratchpad.messages import read_messages
+
     messages = [m.raw for m in read_messages(file)]
     with open_pad(db_path, extractors, model, schemas=given_schemas) as pad:
         result = run_compact(messages, pad=pad, thread=thread, window=window,
