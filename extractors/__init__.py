@@ -34,5 +34,7 @@ def __getattr__(name: str) -> Any:
     if name in __all__:
         from extractors import base
 
-        return getattr(base, name)
+        value = getattr(base, name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'extractors' has no attribute {name!r}")

@@ -22,22 +22,25 @@ if TYPE_CHECKING:
 #: The shipped schemas' names, in ``SHIPPED``'s order, known without importing them (the
 #: command line's help lists them); ``tests/test_schemas.py`` holds it to ``SHIPPED``.
 SHIPPED_NAMES = ("refund", "ticket", "coding")
-_HOMES = {"DomainState": "base", "Pinned": "base", "pin": "base", "Refund": "refund",
-          "SupportTicket": "ticket", "CodingSession": "coding"}
+#: Where each exported name lives, imported at first use (pydantic models cost start-up).
+_LAZY = {**dict.fromkeys(("DomainState", "Pinned", "pin"), "schemas.base"),
+         "Refund": "schemas.refund", "SupportTicket": "schemas.ticket",
+         "CodingSession": "schemas.coding"}
 
 
 def __getattr__(name: str) -> Any:
-    """The schemas, imported at first use (pydantic models cost start-up time)."""
     import importlib
 
     if name == "SHIPPED":
-        shipped = {cls.schema_name: cls for cls in (
+        value: Any = {cls.schema_name: cls for cls in (
             __getattr__("Refund"), __getattr__("SupportTicket"), __getattr__("CodingSession"))}
-        globals()["SHIPPED"] = shipped
-        return shipped
-    if name in _HOMES:
-        return getattr(importlib.import_module(f"schemas.{_HOMES[name]}"), name)
-    raise AttributeError(f"module 'schemas' has no attribute {name!r}")
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module 'schemas' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = ["SHIPPED", "CodingSession", "DomainState", "Pinned", "Refund", "SupportTicket",
            "pin"]

@@ -206,6 +206,7 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
         scratchpad compact examples/espresso.jsonl --window 2000 > compacted.jsonl
     """
     from scratchpad.compaction import compact as run_compact
+    from scratchpad.messages import read_messages
     from scratchpad.summary import DeterministicSummarizer, Summarizer
 
     chosen: Summarizer = DeterministicSummarizer()
@@ -217,8 +218,6 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
                                    "(or SCRATCHPAD_LLM_BASE_URL)")
         chosen = InstructorSummarizer(base_url=llm_base_url, model=llm_model,
                                       timeout=summary_timeout)
-    from scratchpad.messages import read_messages
-
     messages = [m.raw for m in read_messages(file)]
     with open_pad(db_path, extractors, model, schemas=given_schemas) as pad:
         result = run_compact(messages, pad=pad, thread=thread, window=window,

@@ -12,7 +12,7 @@ from scratchpad.salience import PRESENT, ValueGroup, clause_salience, is_value, 
 
 def record_row(record: Record) -> dict[str, Any]:
     """The ``records`` row of ``record`` (its salience is read from its value's group)."""
-    row = record.model_dump(mode="json", exclude={"salience"})  # read from its value's group
+    row = record.model_dump(mode="json", exclude={"salience"})
     if row["value"] is not None:
         row["value"] = json.dumps(row["value"], ensure_ascii=False)
     row["attrs"] = json.dumps(row["attrs"], ensure_ascii=False, sort_keys=True)
