@@ -4,17 +4,21 @@ current in the store, and the required fields still missing.
 The names of attached schemas are stored in the database, but a schema is code: a stored
 name becomes a class only if it is shipped, installed (entry-point group
 ``scratchpad.schemas``) or given by the operator in this process
-(:func:`schemas.registry.resolve_stored`).
+(:func:`schemas.registry.resolve_stored`). The schema machinery is imported when a
+schema is first named or read back, so listing missing fields (read from the state rows)
+loads none of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from schemas.base import DomainState
-from schemas.registry import reference, resolve, resolve_stored
 from scratchpad.records import MissingField
 from scratchpad.store import Store
+
+if TYPE_CHECKING:
+    from schemas.base import DomainState
 
 
 class AttachedSchemas:
@@ -30,12 +34,16 @@ class AttachedSchemas:
     def trust(self, schema: type[DomainState] | str) -> type[DomainState]:
         """Resolve a schema the operator names (a class, a shipped or installed name, or
         ``module:Class``) and accept it when it is read back from the database."""
+        from schemas.registry import reference, resolve
+
         cls = resolve(schema)
         self.given[reference(cls)] = cls
         return cls
 
     def attach(self, thread: str, schema: type[DomainState] | str) -> type[DomainState]:
         """Record that ``thread`` is kept as ``schema``; return the class."""
+        from schemas.registry import reference
+
         cls = self.trust(schema)
         self.store.attach_schema(thread, reference(cls), cls.table_name())
         if self.store.has_thread(thread):
@@ -44,8 +52,12 @@ class AttachedSchemas:
 
     def of(self, thread: str) -> list[type[DomainState]]:
         """The schemas attached to ``thread``, in the order they were attached."""
-        return [resolve_stored(name, self.given)
-                for _, name, _ in self.store.attached_schemas(thread)]
+        attached = self.store.attached_schemas(thread)
+        if not attached:
+            return []
+        from schemas.registry import resolve_stored
+
+        return [resolve_stored(name, self.given) for _, name, _ in attached]
 
     def refresh(self, thread: str, last_turn: int, schemas: Sequence[type[DomainState]]) -> None:
         """Rewrite the state rows of ``schemas`` for ``thread``, from the thread's records

@@ -18,9 +18,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from schemas.base import DomainState
-from schemas.llm import LLMSchemaExtractor
-from schemas.llm import merge as merge_llm
 from scratchpad import tokens
 from scratchpad.domain import AttachedSchemas
 from scratchpad.errors import ScratchpadError, TurnConflictError, UnknownThreadError
@@ -53,6 +50,8 @@ from scratchpad.store import StaleThreadError, Store, StoredTurn, StoreError, op
 
 if TYPE_CHECKING:
     from extractors.registry import Registry
+    from schemas.base import DomainState
+    from schemas.llm import LLMSchemaExtractor
 
 log = logging.getLogger(__name__)
 #: How often one ingest re-reads a thread that another writer keeps extending.
@@ -362,6 +361,8 @@ class Scratchpad:
         filled = cls.fill(self.store.records(thread))
         if llm is None:
             return filled
+        from schemas.llm import merge as merge_llm  # the model-filling path, loaded for it
+
         turns = [(t.turn, t.role, t.content) for t in self.store.turns(thread)]
         return merge_llm(filled, llm.extract(cls, turns))
 

@@ -277,7 +277,8 @@ def test_render_explain_and_compact_block_tokens(runner, tmp_path, espresso_path
 @pytest.mark.parametrize("argv", [["--help"], ["open", "--db", "{db}"]])
 def test_help_and_open_load_neither_spacy_nor_the_extractors(argv, tmp_path) -> None:
     """What keeps ``--help`` and ``open`` fast (benchmarks/bench_startup.py times them):
-    they never import spaCy or the extractor registry."""
+    they never import spaCy, the extractor registry, the value patterns or sqlite-utils
+    (the store reads, and checks a migrated file, through the plain connection)."""
     import subprocess
     import sys
 
@@ -288,7 +289,8 @@ def test_help_and_open_load_neither_spacy_nor_the_extractors(argv, tmp_path) -> 
     probe = ("import sys\nfrom scratchpad.cli import cli\n"
              f"try:\n    cli.main({args!r}, prog_name='scratchpad')\n"
              "except SystemExit:\n    pass\n"
-             "heavy = ('spacy', 'extractors.registry', 'extractors.dialogue.commitments')\n"
+             "heavy = ('spacy', 'extractors.registry', 'extractors.dialogue.commitments',\n"
+             "         'extractors.values.amounts', 'sqlite_utils')\n"
              "print(sorted(m for m in heavy if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout

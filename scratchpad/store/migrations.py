@@ -1,19 +1,24 @@
 """Named schema migrations, applied in order and recorded in ``_migrations``.
 
-Add a migration by appending a function; never edit or reorder applied ones.
+Add a migration by appending a function; never edit or reorder applied ones. A file
+whose migrations are all applied is checked with one plain query: sqlite-utils, which
+the migrations are written with, is imported only when one is pending.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from scratchpad.records import Record
 from scratchpad.salience import ValueGroup, is_value, mentioned, value_key
 from scratchpad.store.locking import write_transaction
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 MIGRATIONS: list[Callable[[Database], None]] = []
 migration = MIGRATIONS.append
@@ -164,19 +169,26 @@ def m008_held_values(db: Database) -> None:
     db.table("held_values").create_index(["thread", "key"], index_name="idx_held_thread_key")
 
 
-def migrate(db: Database, where: str = ":memory:") -> list[str]:
-    """Apply every migration not yet recorded; return the names applied now.
+def migrate(conn: sqlite3.Connection, where: str = ":memory:") -> list[str]:
+    """Apply every migration not yet recorded in the database of ``conn``; return the
+    names applied now.
 
     Each runs in its own write transaction that re-reads what is applied once it holds
     the lock, so processes that open a new file at the same moment apply each migration
     exactly once."""
+    pending = [m for m in MIGRATIONS if m.__name__ not in _applied(conn)]
+    if not pending:
+        return []
+    from sqlite_utils import Database
+
+    db = Database(conn)
     applied = []
-    for fn in [m for m in MIGRATIONS if m.__name__ not in _applied(db)]:
-        with write_transaction(db.conn, where):
+    for fn in pending:
+        with write_transaction(conn, where):
+            if fn.__name__ in _applied(conn):
+                continue  # another process applied it while this one waited
             if "_migrations" not in db.table_names():
                 db.table("_migrations").create({"name": str, "applied_at": str}, pk="name")
-            if fn.__name__ in _applied(db):
-                continue  # another process applied it while this one waited
             fn(db)
             db.table("_migrations").insert(
                 {"name": fn.__name__, "applied_at": datetime.now(UTC).isoformat()})
@@ -184,7 +196,8 @@ def migrate(db: Database, where: str = ":memory:") -> list[str]:
     return applied
 
 
-def _applied(db: Database) -> set[str]:
-    if "_migrations" not in db.table_names():
+def _applied(conn: sqlite3.Connection) -> set[str]:
+    if conn.execute("select 1 from sqlite_master where type = 'table' and "
+                    "name = '_migrations'").fetchone() is None:
         return set()
-    return {row["name"] for row in db.query("select name from _migrations")}
+    return {name for (name,) in conn.execute("select name from _migrations")}

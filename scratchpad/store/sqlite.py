@@ -1,6 +1,7 @@
 """The SQLite store, the one implementation of :class:`scratchpad.store.Store`: with
-:mod:`scratchpad.store.migrations`, the only code that writes SQL (through sqlite-utils,
-and plain SQL for the writes of each turn).
+:mod:`scratchpad.store.migrations`, the only code that writes SQL (through sqlite-utils
+for creating and altering tables and the upserts of whole rows; plain SQL on the
+connection for reading and for the writes of each turn).
 
 Tables: ``threads``, ``turns`` (role, content, content hash, token count, the message
 as given), ``records`` (latest state of each pin), ``events`` (every status change, with
@@ -12,13 +13,13 @@ its turn and evidence span), ``value_groups`` (what the thread showed of each va
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from extractors.text.guard import rx
 from scratchpad.held import hold_keys
@@ -33,6 +34,9 @@ from scratchpad.store.locking import (
 from scratchpad.store.migrations import migrate
 from scratchpad.store.rows import event_row, group_row, record_row, row_record
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
 
 class SQLiteStore:
     r"""A Scratchpad database file (or ``":memory:"``). Many processes may read and write
@@ -42,38 +46,55 @@ class SQLiteStore:
     @one_line_errors
     def __init__(self, path: str | Path = ":memory:"):
         self.path = str(path)
-        memory = self.path == ":memory:"
-        self.db = Database(memory=True) if memory else Database(self.path)
-        self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # before anything locks
-        if not memory:
-            with self.db.ensure_autocommit_on():
-                self.db.execute("PRAGMA journal_mode=WAL")
-        migrate(self.db, self.path)
+        self.conn = sqlite3.connect(self.path)
+        self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # before anything locks
+        if self.path != ":memory:":
+            self.conn.execute("PRAGMA journal_mode=WAL")  # no transaction is open yet
+        migrate(self.conn, self.path)
+
+    @cached_property
+    def db(self) -> Database:
+        """sqlite-utils over the same connection, built at first use: for the upserts of
+        whole rows and the state tables that gain columns. Reading never needs it, so a
+        read-only command does not import it (about 0.1 s)."""
+        from sqlite_utils import Database
+
+        return Database(self.conn)
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """The rows of one ``select``, as dicts keyed by column name."""
+        cursor = self.conn.execute(sql, params)
+        keys = [column[0] for column in cursor.description]
+        return [dict(zip(keys, row, strict=True)) for row in cursor]
+
+    def _table_names(self) -> list[str]:
+        return [row["name"] for row in
+                self._query("select name from sqlite_master where type = 'table'")]
 
     def _write(self) -> AbstractContextManager[None]:
-        return write_transaction(self.db.conn, self.path)
+        return write_transaction(self.conn, self.path)
 
     @one_line_errors
     def close(self) -> None:
         """Close the connection."""
-        self.db.close()
+        self.conn.close()
 
     # -- threads and turns --------------------------------------------------------------
 
     @one_line_errors
     def threads(self) -> list[str]:
         """Return every thread id, sorted."""
-        return [row["id"] for row in self.db.query("select id from threads order by id")]
+        return [row["id"] for row in self._query("select id from threads order by id")]
 
     @one_line_errors
     def has_thread(self, thread: str) -> bool:
         """Return whether ``thread`` has been ingested."""
-        return bool(list(self.db.query("select 1 from threads where id = ?", [thread])))
+        return bool(list(self._query("select 1 from threads where id = ?", [thread])))
 
     @one_line_errors
     def turn_hashes(self, thread: str) -> list[str]:
         """Return the content hashes of the stored turns of ``thread``, in turn order."""
-        rows = self.db.query(
+        rows = self._query(
             "select content_hash from turns where thread = ? order by turn", [thread]
         )
         return [row["content_hash"] for row in rows]
@@ -81,7 +102,7 @@ class SQLiteStore:
     @one_line_errors
     def turn_count(self, thread: str) -> int:
         """Return how many turns ``thread`` has stored."""
-        rows = self.db.query("select count(*) as n from turns where thread = ?", [thread])
+        rows = self._query("select count(*) as n from turns where thread = ?", [thread])
         return int(next(iter(rows))["n"])
 
     @one_line_errors
@@ -92,7 +113,7 @@ class SQLiteStore:
         out: dict[str, list[int]] = {}
         for chunk in range(0, len(wanted), 500):
             part = wanted[chunk:chunk + 500]
-            rows = self.db.query(
+            rows = self._query(
                 f"select content_hash, turn from turns where thread = ? and content_hash in "
                 f"({', '.join('?' * len(part))}) order by turn", [thread, *part])
             for row in rows:
@@ -107,7 +128,7 @@ class SQLiteStore:
         out: dict[int, int] = {}
         for chunk in range(0, len(wanted), 500):
             part = wanted[chunk:chunk + 500]
-            rows = self.db.query(
+            rows = self._query(
                 f"select turn, tokens from turns where tokens is not null and thread = ? "
                 f"and turn in ({', '.join('?' * len(part))})", [thread, *part])
             out.update((row["turn"], row["tokens"]) for row in rows)
@@ -116,7 +137,7 @@ class SQLiteStore:
     @one_line_errors
     def last_text_turns(self, thread: str) -> dict[str, int]:
         """Return, per role, the latest turn of ``thread`` whose content is not empty."""
-        rows = self.db.query(
+        rows = self._query(
             "select role, max(turn) as turn from turns where thread = ? and trim(content) != '' "
             "group by role", [thread],
         )
@@ -125,7 +146,7 @@ class SQLiteStore:
     @one_line_errors
     def turns(self, thread: str, since: int = 1) -> list[StoredTurn]:
         """Return the stored turns of ``thread`` from turn ``since`` on."""
-        rows = self.db.query(
+        rows = self._query(
             "select * from turns where thread = ? and turn >= ? order by turn", [thread, since]
         )
         return [
@@ -139,15 +160,15 @@ class SQLiteStore:
             for table in ("events", "records", "value_groups", "held_values", "turns",
                           "summaries", "thread_schemas",
                           *self._state_tables()):
-                self.db.execute(f"delete from [{table}] where thread = ?", [thread])
-            self.db.execute("delete from threads where id = ?", [thread])
+                self.conn.execute(f"delete from [{table}] where thread = ?", [thread])
+            self.conn.execute("delete from threads where id = ?", [thread])
 
     # -- the running summary ------------------------------------------------------------
 
     @one_line_errors
     def summary(self, thread: str) -> str | None:
         """Return the JSON of ``thread``'s running summary, if it was ever compacted."""
-        rows = list(self.db.query("select summary from summaries where thread = ?", [thread]))
+        rows = list(self._query("select summary from summaries where thread = ?", [thread]))
         return rows[0]["summary"] if rows else None
 
     @one_line_errors
@@ -173,7 +194,7 @@ class SQLiteStore:
         """Return (thread, schema, table name) of every attachment, of one thread or all,
         in attachment order per thread."""
         where, params = ("where thread = ?", [thread]) if thread is not None else ("", [])
-        rows = self.db.query(f"select thread, schema, table_name from thread_schemas {where} "
+        rows = self._query(f"select thread, schema, table_name from thread_schemas {where} "
                              f"order by thread, rowid", params)
         return [(row["thread"], row["schema"], row["table_name"]) for row in rows]
 
@@ -190,16 +211,16 @@ class SQLiteStore:
         """Return the stored ``missing`` list of ``thread``'s state row and the last turn
         it was computed at, or None when it has no row yet."""
         _check_state_table(table_name)
-        if table_name not in self.db.table_names():
+        if table_name not in self._table_names():
             return None
-        rows = list(self.db.query(f"select missing, last_turn from [{table_name}] "
+        rows = list(self._query(f"select missing, last_turn from [{table_name}] "
                                   f"where thread = ?", [thread]))
         if not rows:
             return None
         return json.loads(rows[0]["missing"] or "[]"), int(rows[0]["last_turn"] or 0)
 
     def _state_tables(self) -> list[str]:
-        return [name for name in self.db.table_names() if _STATE_TABLE.fullmatch(name)]
+        return [name for name in self._table_names() if _STATE_TABLE.fullmatch(name)]
 
     # -- writing one turn ---------------------------------------------------------------
 
@@ -222,7 +243,7 @@ class SQLiteStore:
         wanted = sorted(set(keys))
         for chunk in range(0, len(wanted), 500):
             part = wanted[chunk:chunk + 500]
-            yield from self.db.query(
+            yield from self._query(
                 f"select * from [{table}] where thread = ? and key in "
                 f"({', '.join('?' * len(part))})", [thread, *part])
 
@@ -245,12 +266,12 @@ class SQLiteStore:
         turns end right before ``turn``: another writer extended the thread since its
         turns were read."""
         with self._write():
-            rows = self.db.execute("select max(turn) from turns where thread = ?",
+            rows = self.conn.execute("select max(turn) from turns where thread = ?",
                                    [turn.thread]).fetchone()
             stored = int(rows[0] or 0)
             if stored != turn.turn - 1:
                 raise StaleThreadError(turn.thread, stored, turn.turn)
-            self.db.execute("insert or ignore into threads (id, created_at) values (?, ?)",
+            self.conn.execute("insert or ignore into threads (id, created_at) values (?, ?)",
                             [turn.thread, datetime.now(UTC).isoformat()])
             self._insert("turns", [{**turn.__dict__, "message": json.dumps(
                 turn.message, ensure_ascii=False)}])
@@ -258,7 +279,7 @@ class SQLiteStore:
                 self._insert("records", [record_row(r) for r in records])
                 for r in records:
                     if r.turn < turn.turn:
-                        self.db.execute("delete from held_values where thread = ? and id = ?",
+                        self.conn.execute("delete from held_values where thread = ? and id = ?",
                                         [r.thread, r.id])
             if held:
                 self._insert("held_values", [
@@ -267,7 +288,7 @@ class SQLiteStore:
             for record in updated:
                 row = record_row(record)
                 columns = [c for c in row if c not in ("thread", "id")]
-                self.db.execute(
+                self.conn.execute(
                     f"update records set {', '.join(f'[{c}] = ?' for c in columns)} "
                     "where thread = ? and id = ?",
                     [*(row[c] for c in columns), record.thread, record.id])
@@ -291,7 +312,7 @@ class SQLiteStore:
             rest = [c for c in columns if c not in upsert]
             sql += (f" on conflict ({', '.join(upsert)}) do update set "
                     + ", ".join(f"[{c}] = excluded.[{c}]" for c in rest))
-        self.db.conn.executemany(sql, [[row[c] for c in columns] for row in rows])
+        self.conn.executemany(sql, [[row[c] for c in columns] for row in rows])
 
     @one_line_errors
     def held_values(self, thread: str, keys: Iterable[str]) -> list[Record]:
@@ -317,7 +338,7 @@ class SQLiteStore:
         _add_in(where, params, "kind", kinds)
         _add_in(where, params, "status", statuses)
         sql = f"{_SELECT} where {' and '.join(where)} order by turn, start, end, kind"
-        return [row_record(row) for row in self.db.query(sql, params)]
+        return [row_record(row) for row in self._query(sql, params)]
 
     @one_line_errors
     def recent_records(self, thread: str, kinds: Iterable[Kind | str],
@@ -329,7 +350,7 @@ class SQLiteStore:
         for kind in sorted({str(k) for k in kinds}):
             where, params = ["records.thread = ?", "kind = ?"], [thread, kind]
             _add_in(where, params, "status", statuses)
-            rows = self.db.query(f"{_SELECT} where {' and '.join(where)} "
+            rows = self._query(f"{_SELECT} where {' and '.join(where)} "
                                  f"order by turn desc, start desc, end desc limit ?",
                                  [*params, per_kind])
             out.extend(reversed([row_record(row) for row in rows]))
@@ -344,18 +365,18 @@ class SQLiteStore:
             where.append("records.thread = ?")
             params.append(thread)
         sql = f"{_SELECT} where {' and '.join(where)} order by records.thread, turn, start"
-        return [row_record(row) for row in self.db.query(sql, params)]
+        return [row_record(row) for row in self._query(sql, params)]
 
     @one_line_errors
     def events(self, thread: str) -> list[Event]:
         """Return the events of ``thread`` in the order they happened."""
-        rows = self.db.query("select * from events where thread = ? order by id", [thread])
+        rows = self._query("select * from events where thread = ? order by id", [thread])
         return [Event(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
 
     @one_line_errors
     def turn_timestamp(self, thread: str, turn: int) -> str | None:
         """Return the timestamp of one turn, if its message carried one."""
-        rows = list(self.db.query(
+        rows = list(self._query(
             "select timestamp from turns where thread = ? and turn = ?", [thread, turn]
         ))
         return rows[0]["timestamp"] if rows else None
@@ -365,7 +386,7 @@ class SQLiteStore:
         """Return, per thread, its last turn number and that turn's timestamp."""
         out: dict[str, tuple[int, str | None]] = {}
         for thread in threads:
-            rows = list(self.db.query(
+            rows = list(self._query(
                 "select turn, timestamp from turns where thread = ? order by turn desc limit 1",
                 [thread],
             ))
