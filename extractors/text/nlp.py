@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from extractors.errors import ModelLoadError
+from extractors.text.attribute_index import AttributeIndex
 from extractors.text.guard import rx
 
 if TYPE_CHECKING:
@@ -144,10 +146,28 @@ def _merged(ranges: Iterable[Range], limit: int) -> list[Range]:
     return [(a, b) for a, b in out]
 
 
+#: Each loaded ``attribute_ruler``'s index (None: one it cannot index), built at first use.
+_INDEXES: weakref.WeakKeyDictionary[Any, AttributeIndex | None] = weakref.WeakKeyDictionary()
+
+
+def component(nlp: Language, name: str) -> Callable[[Doc], Doc]:
+    """The component ``name`` of ``nlp`` as :func:`annotate` runs it: an
+    ``attribute_ruler`` through its :class:`AttributeIndex` (the same annotations,
+    found by lookup: :mod:`extractors.text.attribute_index`), any other as it is."""
+    from spacy.pipeline import AttributeRuler
+
+    proc = nlp.get_pipe(name)
+    if not isinstance(proc, AttributeRuler):
+        return proc
+    if proc not in _INDEXES:
+        _INDEXES[proc] = AttributeIndex.of(proc)
+    return _INDEXES[proc] or proc
+
+
 def _run(nlp: Language, components: list[str], docs: list[Doc], batch_size: int) -> list[Doc]:
     stream: Iterable[Doc] = docs
     for name in components:
-        proc = nlp.get_pipe(name)
+        proc = component(nlp, name)
         pipe = getattr(proc, "pipe", None)
         stream = pipe(stream, batch_size=batch_size) if pipe else map(proc, stream)
     return list(stream)
