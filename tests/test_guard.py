@@ -8,6 +8,8 @@ import string
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from extractors.registry import Registry
 from extractors.text import guard
@@ -110,3 +112,21 @@ def test_module_functions_match_the_regex_module() -> None:
     assert guard.split(r",\s*", "a, b,c") == ["a", "b", "c"]
     assert guard.fullmatch(r"[a-z]+", "abc") and not guard.match(r"\d", "a1")
     assert [m.group() for m in guard.finditer(r"\w+", "hi there")] == ["hi", "there"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcdefgiknoprstuyUSDEFGBP $€£_2 ſ")), max_size=40))
+def test_any_of_finds_what_their_union_finds(text: str) -> None:
+    """The amounts' "turn talks money" check, alternative by alternative, answers as the
+    one union pattern it replaced."""
+    from extractors.values.amount_patterns import _MONEY_TURN
+
+    union = rx("|".join(f"(?:{part.pattern})" for part in _MONEY_TURN.parts))
+    assert (_MONEY_TURN.search(text) is None) == (union.search(text) is None)
+
+
+def test_any_of_returns_the_first_alternative_that_matches() -> None:
+    either = guard.AnyOf(rx(r"\d+"), rx(r"[a-z]+"))
+    found = either.search("AB cd 12")
+    assert found is not None and found.group() == "12"
+    assert either.search("AB --") is None

@@ -16,7 +16,7 @@ import regex
 
 from extractors.records import AmountSubtype
 from extractors.text.gates import ALWAYS, DIGIT, Gate, gate, words_of
-from extractors.text.guard import Guarded, rx
+from extractors.text.guard import AnyOf, Guarded, rx
 from extractors.values.money import (
     CODE,
     CODES,
@@ -55,7 +55,7 @@ class AmountPattern:
     #: What a turn must hold for the pattern to match at all (:mod:`extractors.text.gates`).
     gate: Gate = ALWAYS
     #: Somewhere in the turn, for a bare number to be money (a currency or a money word).
-    needs: Guarded | None = None
+    needs: Guarded | AnyOf | None = None
 
 
 def _compile(body: str) -> Guarded:
@@ -76,11 +76,12 @@ _COUNT_NOUNS = (r"people|persons|guests|tickets|items|nights|days|hours|minutes|
                 r"adults|children|kids|stars|degrees")
 
 #: A turn that talks money: a currency symbol, code or word, or a word of paying.
-_MONEY_TURN = rx(
-    rf"[{SYMBOL_CHARS}]|(?<![A-Za-z])(?:{CODE})(?![A-Za-z])|(?i:\b(?:{CURWORD})\b)"
-    r"|(?i:\b(?:pa(?:y|id|ying|yment|yments)|refund\w*|charge[ds]?|fees?|balance|amounts?"
-    r"|invoices?|total|costs?|deposit|rent|owe[ds]?|transfer\w*|price[ds]?|debit\w*"
-    r"|credit\w*|statement|bank|iban|fx|rate)\b)")
+_MONEY_TURN = AnyOf(
+    rx(rf"[{SYMBOL_CHARS}]"), rx(rf"(?<![A-Za-z])(?:{CODE})(?![A-Za-z])"),
+    rx(rf"(?i:\b(?:{CURWORD})\b)"),
+    rx(r"(?i:\b(?:pa(?:y|id|ying|yment|yments)|refund\w*|charge[ds]?|fees?|balance|amounts?"
+       r"|invoices?|total|costs?|deposit|rent|owe[ds]?|transfer\w*|price[ds]?|debit\w*"
+       r"|credit\w*|statement|bank|iban|fx|rate)\b)"))
 #: A bare number with two decimals: how money is written without its currency
 #: ("1.560,00", "4,061.10", "-1.234,56", "99.95").
 _CENTS = (r"(?P<num>\d{1,3}(?:,\d{3})+\.\d{2}|\d{1,3}(?:\.\d{3})+,\d{2}"
