@@ -38,9 +38,10 @@ from typing import Any
 
 from scratchpad import tokens
 from scratchpad.cut import cut_point, is_user_text
+from scratchpad.history import block_flags
+from scratchpad.history import is_block as is_block  # (re-exported: how to spot the block)
 from scratchpad.messages import parse_message
-from scratchpad.pipeline import Scratchpad, content_hash
-from scratchpad.render import HEADER
+from scratchpad.pipeline import Scratchpad
 from scratchpad.summary import (
     DeterministicSummarizer,
     Summarizer,
@@ -79,66 +80,12 @@ def anthropic(messages: Sequence[Mapping[str, Any]]) -> bool:
     return False
 
 
-def is_block(message: Mapping[str, Any], *, first_turn: bool = True) -> bool:
-    """True for a block message compaction wrote, by what no user can type:
-
-    * a ``system`` message whose text starts with the block's header (users do not choose
-      the role of their messages);
-    * in Anthropic's format (no system role among the messages), the first message after
-      the system prompt (``first_turn``) whose content is the header as a text block of its
-      own, followed by the rest of the block: typed text arrives as one string or one
-      block, so a user message that merely begins with the header is never taken for it.
-    """
-    content = message.get("content")
-    if message.get("role") == "system":
-        if isinstance(content, list):
-            content = next((p.get("text") for p in content
-                            if isinstance(p, Mapping) and p.get("type") == "text"), None)
-        return isinstance(content, str) and content.startswith(HEADER)
-    if message.get("role") != "user" or not first_turn or not isinstance(content, list):
-        return False
-    return (len(content) >= 2 and isinstance(content[0], Mapping)
-            and content[0].get("type") == "text" and content[0].get("text") == HEADER)
-
-
 def _block_message(text: str, as_anthropic: bool) -> dict[str, Any]:
     if as_anthropic:  # Anthropic takes the system prompt apart: the block is a user turn
         head, _, rest = text.partition("\n")
         return {"role": "user", "content": [{"type": "text", "text": head},
                                             {"type": "text", "text": rest}]}
     return {"role": "system", "content": text}
-
-
-def _blocks(given: list[dict[str, Any]]) -> list[bool]:
-    """Which of ``given`` are block messages (a user-role one only right after the
-    system prompt)."""
-    first = next((i for i, m in enumerate(given) if m.get("role") != "system"), len(given))
-    return [is_block(m, first_turn=i == first) for i, m in enumerate(given)]
-
-
-def _ingest(pad: Scratchpad, thread: str, turns: list[dict[str, Any]], fed_back: bool
-            ) -> list[int]:
-    """Ingest ``turns`` and return each one's stored turn number.
-
-    When the input is an earlier compaction's output (``fed_back``), its turns are stored
-    ones, in order but not all of them (the latest user message may be kept apart from
-    the recent turns), followed by new ones: each is matched by content hash to the next
-    stored turn with that hash; the first that matches none starts the new turns, which
-    continue the numbering. Only the given turns are read and hashed, never the thread."""
-    if not fed_back or not pad.store.has_thread(thread):
-        pad.ingest(thread, turns)
-        return list(range(1, len(turns) + 1))
-    hashes = [content_hash(parse_message(m)) for m in turns]
-    where = pad.store.turn_numbers(thread, hashes)
-    numbers: list[int] = []
-    for digest in hashes:
-        later = [n for n in where.get(digest, []) if n > (numbers[-1] if numbers else 0)]
-        if not later:
-            break
-        numbers.append(later[0])
-    known = len(numbers)
-    result = pad.extend(thread, turns[known:], context=turns[:known])
-    return numbers + result.new_turns
 
 
 def _summarize(summarizer: Summarizer, request: SummaryRequest, timeout: float) -> Summary:
@@ -187,20 +134,21 @@ def compact(
     summarizer = summarizer or DeterministicSummarizer()
     given = [dict(m) for m in messages]
     as_anthropic = anthropic(given)
-    block_at = _blocks(given)
-    systems = [m for m, b in zip(given, block_at, strict=True)
-               if m.get("role") == "system" and not b]
-    fed_back = any(block_at)
-    turns = [m for m, b in zip(given, block_at, strict=True)
-             if m.get("role") != "system" and not b]
-    numbers = _ingest(pad, thread, turns, fed_back)
+    synced = pad.sync(thread, given)
+    block_at = block_flags(given)
+    # The system prompt, and what no stored turn stands for (a framework's summary, a
+    # rewritten turn), stay in front, verbatim; an earlier block gives way to the new one.
+    systems = [m for m, n, b in zip(given, synced.numbers, block_at, strict=True)
+               if n is None and not b]
+    turns = [m for m, n in zip(given, synced.numbers, strict=True) if n is not None]
+    numbers = [n for n in synced.numbers if n is not None]
     # Turns cost what the store counted when they were ingested (never re-tokenized);
     # only the system prompt, an earlier block message and turns stored before the
     # counting rules changed are counted here.
     stored = pad.store.turn_tokens(thread, numbers)
     turn_costs = [stored[n] if n in stored else _count(m, encoding)
                   for n, m in zip(numbers, turns, strict=True)]
-    other = [m for m, b in zip(given, block_at, strict=True) if m.get("role") == "system" or b]
+    other = [m for m, n in zip(given, synced.numbers, strict=True) if n is None]
     before = tokens.messages_tokens(
         [_count(m, encoding) for m in other] + turn_costs)
     log: dict[str, Any] = {"thread": thread, "tokens_before": before, "window": window,

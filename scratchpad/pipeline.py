@@ -29,6 +29,7 @@ from scratchpad.extraction import (
     turn_views,
 )
 from scratchpad.held import hold_keys, holds
+from scratchpad.history import SummaryTest, align, block_flags, is_framework_summary
 from scratchpad.messages import Message, as_utc, parse_message
 from scratchpad.records import (
     Event,
@@ -73,6 +74,19 @@ class IngestResult:
     def skipped(self) -> bool:
         """True when every message was already stored."""
         return not self.new_turns
+
+
+@dataclass
+class SyncResult(IngestResult):
+    """What one :meth:`Scratchpad.sync` call did, and what it made of each message."""
+
+    #: Per given message, in order: the stored turn it is (a new one or one stored
+    #: before), or None for what is no turn of its own -- a system message, a compaction
+    #: block, a framework's summary, or a rewritten turn (one that matches no stored turn
+    #: but comes before turns that do).
+    numbers: list[int | None] = field(default_factory=list)
+    #: How many given turns were taken for rewritten ones, neither stored nor extracted.
+    rewritten: int = 0
 
 
 def content_hash(message: Message) -> str:
@@ -199,6 +213,69 @@ class Scratchpad:
         raise ScratchpadError(f"thread {thread!r} kept changing under this ingest (other "
                               f"writers); {len(result.new_turns)} turns were stored, run it "
                               f"again to add the rest")
+
+    def sync(
+        self,
+        thread: str,
+        messages: Sequence[Mapping[str, Any] | Message],
+        *,
+        is_summary: SummaryTest | None = is_framework_summary,
+    ) -> SyncResult:
+        """Bring ``thread`` up to date with a history as an agent framework holds it, and
+        say which stored turn each message is (:attr:`SyncResult.numbers`).
+
+        Unlike :meth:`ingest`, the history need not be the whole conversation: its older
+        turns may be gone or replaced by a summary, and it may be compaction's own output
+        fed back. Messages are matched to stored turns by content hash, the history's
+        end aligned on the thread's end where the history holds its last turn
+        (:func:`scratchpad.history.align`); the messages after the last match are the
+        new turns, stored and extracted. Not turns, never extracted: system messages, compaction's
+        block message, summaries (``is_summary``, by default the ones known frameworks
+        write: :func:`scratchpad.history.is_framework_summary`), and turns that match
+        nothing but come before a turn that does (a summary of another form, or a
+        turn the framework rewrote). Only the given messages are read and hashed, never
+        the whole thread.
+
+        A history that shares no turn with a stored thread is taken as new turns that
+        follow it. Removing stored turns (a framework's "undo") is :meth:`ingest` with
+        ``rebuild=True`` on the history that remains.
+        """
+        parsed = [m if isinstance(m, Message) else parse_message(m, source="messages", line=i)
+                  for i, m in enumerate(messages, 1)]
+        blocks = block_flags([m.raw for m in parsed])
+        turns = [i for i, (m, block) in enumerate(zip(parsed, blocks, strict=True))
+                 if m.role != "system" and not block
+                 and not (is_summary is not None and is_summary(m))]
+        hashes = [content_hash(parsed[i]) for i in turns]
+        result = SyncResult(thread=thread)
+        for _ in range(STALE_RETRIES):
+            result.numbers = [None] * len(parsed)
+            before = len(result.new_turns)  # (turns an attempt stored stay stored)
+            stored = self.store.turn_count(thread)
+            if stored:
+                found = align(hashes, self.store.last_turn_hashes(thread, len(hashes)),
+                              stored, self.store.turn_numbers(thread, hashes))
+            else:
+                found = [None] * len(hashes)
+            matched = max((p for p, n in enumerate(found) if n is not None), default=-1)
+            for i, number in zip(turns, found, strict=True):
+                result.numbers[i] = number
+            result.rewritten = sum(1 for n in found[:matched + 1] if n is None)
+            fresh = turns[matched + 1:]
+            known = [parsed[i] for i in turns[:matched + 1] if result.numbers[i] is not None]
+            try:
+                self._add(thread, stored, [parsed[i] for i in fresh],
+                          [hashes[p] for p in range(matched + 1, len(turns))],
+                          context=known, result=result)
+            except StaleThreadError:
+                continue  # another writer extended the thread: match again
+            for i, number in zip(fresh, result.new_turns[before:], strict=True):
+                result.numbers[i] = number
+            if not result.new_turns and stored:
+                self.schemas.heal(thread, self.attached(thread))
+            return result
+        raise ScratchpadError(f"thread {thread!r} kept changing under this sync (other "
+                              f"writers); run it again")
 
     def extend(
         self,

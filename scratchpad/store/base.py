@@ -67,6 +67,11 @@ class Store(Protocol):
         """How many turns ``thread`` has stored."""
         ...
 
+    def last_turn_hashes(self, thread: str, count: int) -> list[str]:
+        """The content hashes of the last ``count`` stored turns of ``thread``, in turn
+        order."""
+        ...
+
     def turn_numbers(self, thread: str, hashes: Iterable[str]) -> dict[str, list[int]]:
         """For each of ``hashes`` that stored turns have, their turn numbers in order."""
         ...

@@ -100,6 +100,14 @@ class SQLiteStore:
         return [row["content_hash"] for row in rows]
 
     @one_line_errors
+    def last_turn_hashes(self, thread: str, count: int) -> list[str]:
+        """Return the content hashes of the last ``count`` stored turns of ``thread``, in
+        turn order."""
+        rows = self._query("select content_hash from turns where thread = ? "
+                           "order by turn desc limit ?", [thread, max(0, count)])
+        return [row["content_hash"] for row in reversed(rows)]
+
+    @one_line_errors
     def turn_count(self, thread: str) -> int:
         """Return how many turns ``thread`` has stored."""
         rows = self._query("select count(*) as n from turns where thread = ?", [thread])
