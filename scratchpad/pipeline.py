@@ -9,14 +9,16 @@ depends on the turn and the thread's live items, never on the whole transcript.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from scratchpad import tokens
 from scratchpad.domain import AttachedSchemas
@@ -94,8 +96,27 @@ def content_hash(message: Message) -> str:
     return hashlib.sha256(message.canonical().encode("utf-8")).hexdigest()
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _one_at_a_time(method: F) -> F:
+    """Run a pad method under the pad's lock: one :class:`Scratchpad` may be shared by
+    threads (an agent framework's worker threads, asyncio's executor), and its calls
+    then run one at a time."""
+
+    @functools.wraps(method)
+    def wrapper(self: Scratchpad, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 class Scratchpad:
     """Pins the facts of agent conversations in a SQLite file.
+
+    One pad may be used from several threads: its calls run one at a time (for async
+    code, :class:`scratchpad.aio.AsyncScratchpad` runs them in a worker thread).
 
     >>> pad = Scratchpad(":memory:")
     >>> pad.ingest("t1", [{"role": "user", "content": "Order A-77215, refund €930 please."}])
@@ -116,6 +137,7 @@ class Scratchpad:
         reference_date: datetime | None = None,
         date_order: Literal["dmy", "mdy"] | None = None,
     ):
+        self._lock = threading.RLock()
         self._given_registry = registry
         self._patterns = tuple(patterns)
         self._extractors = list(extractors) if extractors is not None else None
@@ -159,6 +181,7 @@ class Scratchpad:
 
     # -- context manager ----------------------------------------------------------------
 
+    @_one_at_a_time
     def close(self) -> None:
         """Close the database."""
         self.store.close()
@@ -171,6 +194,7 @@ class Scratchpad:
 
     # -- ingest -------------------------------------------------------------------------
 
+    @_one_at_a_time
     def ingest(
         self,
         thread: str,
@@ -214,6 +238,7 @@ class Scratchpad:
                               f"writers); {len(result.new_turns)} turns were stored, run it "
                               f"again to add the rest")
 
+    @_one_at_a_time
     def sync(
         self,
         thread: str,
@@ -277,6 +302,7 @@ class Scratchpad:
         raise ScratchpadError(f"thread {thread!r} kept changing under this sync (other "
                               f"writers); run it again")
 
+    @_one_at_a_time
     def extend(
         self,
         thread: str,
@@ -369,10 +395,12 @@ class Scratchpad:
 
     # -- reading ------------------------------------------------------------------------
 
+    @_one_at_a_time
     def threads(self) -> list[str]:
         """Return every thread id in the store."""
         return self.store.threads()
 
+    @_one_at_a_time
     def records(
         self,
         thread: str,
@@ -383,11 +411,13 @@ class Scratchpad:
         self._require(thread)
         return self.store.records(thread, kinds=_as_set(kind), statuses=_as_set(status))
 
+    @_one_at_a_time
     def events(self, thread: str) -> list[Event]:
         """Return every status change of ``thread``'s records, in order."""
         self._require(thread)
         return self.store.events(thread)
 
+    @_one_at_a_time
     def open_items(self, thread: str | None = None, sort: Literal["thread", "age"] = "thread"
                    ) -> list[OpenItem | MissingField]:
         """Return open or deferred questions, of one thread or of all threads, each with its
@@ -424,6 +454,7 @@ class Scratchpad:
             by_thread.setdefault(item.thread, []).append(item)
         return [item for name in sorted(by_thread) for item in by_thread[name]]
 
+    @_one_at_a_time
     def state(self, thread: str, schema: type[DomainState] | str, *,
               llm: LLMSchemaExtractor | None = None) -> DomainState:
         """Return ``thread``'s domain state as ``schema`` (a :class:`schemas.DomainState`
@@ -445,6 +476,7 @@ class Scratchpad:
 
     # -- schemas attached to a thread ---------------------------------------------------
 
+    @_one_at_a_time
     def attach(self, thread: str, schema: type[DomainState] | str) -> type[DomainState]:
         """Attach ``schema`` to ``thread`` (before or after its first ingest; kept in the
         file). From then on its state is kept current on every ingest in the table
@@ -453,17 +485,20 @@ class Scratchpad:
         class."""
         return self.schemas.attach(thread, schema)
 
+    @_one_at_a_time
     def attached(self, thread: str) -> list[type[DomainState]]:
         """Return the schemas attached to ``thread``, in the order they were attached.
         A stored ``module:Class`` that this pad was not given (``schemas=``, :meth:`attach`
         or :meth:`state`) raises :class:`schemas.registry.UntrustedSchemaError`."""
         return self.schemas.of(thread)
 
+    @_one_at_a_time
     def missing_fields(self, thread: str | None = None) -> list[MissingField]:
         """Return the required fields that attached schemas still miss, as open items,
         of one thread or of all threads."""
         return self.schemas.missing(thread)
 
+    @_one_at_a_time
     def render(self, thread: str, max_tokens: int | None = None, *,
                explain: bool = False) -> str:
         """Return the carried-forward block of ``thread`` (see :mod:`scratchpad.render`);

@@ -9,10 +9,16 @@ finds the lock taken retries a bounded number of times, then gives up with one l
 
 Any other SQLite error becomes a one-line :class:`StoreError` naming the file, never a
 traceback.
+
+Within a process, one store may be used from several threads (an agent framework's
+worker threads, asyncio's executor): its one connection is shared, and every store call
+runs under the store's lock (:func:`store_call`), so one thread's transaction never
+takes in another thread's statements.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sqlite3
 import time
@@ -70,14 +76,17 @@ def write_transaction(conn: sqlite3.Connection, where: str) -> Iterator[None]:
         conn.execute("COMMIT")
 
 
-def one_line_errors(method: F) -> F:
-    """Turn SQLite errors raised by a store method into a one-line :class:`StoreError`."""
+def store_call(method: F) -> F:
+    """Run a store method under the store's lock (``self.lock``, once it has one), and
+    turn the SQLite errors it raises into a one-line :class:`StoreError`."""
 
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except sqlite3.Error as exc:
-            raise StoreError(f"database {self.path}: {exc}") from None
+        lock = self.__dict__.get("lock") or contextlib.nullcontext()
+        with lock:
+            try:
+                return method(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                raise StoreError(f"database {self.path}: {exc}") from None
 
     return wrapper  # type: ignore[return-value]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
@@ -28,7 +29,7 @@ from scratchpad.salience import ValueGroup
 from scratchpad.store.base import StaleThreadError, StoredTurn
 from scratchpad.store.locking import (
     BUSY_TIMEOUT_MS,
-    one_line_errors,
+    store_call,
     write_transaction,
 )
 from scratchpad.store.migrations import migrate
@@ -43,10 +44,12 @@ class SQLiteStore:
     one file at once: every write takes the write lock up front and waits for it
     (:mod:`scratchpad.store.locking`); SQLite errors are one-line :class:`StoreError`\ s."""
 
-    @one_line_errors
+    @store_call
     def __init__(self, path: str | Path = ":memory:"):
         self.path = str(path)
-        self.conn = sqlite3.connect(self.path)
+        #: Held by every store call: threads share the one connection (see locking).
+        self.lock = threading.RLock()
+        self.conn = sqlite3.connect(self.path, check_same_thread=False)
         self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # before anything locks
         if self.path != ":memory:":
             self.conn.execute("PRAGMA journal_mode=WAL")  # no transaction is open yet
@@ -74,24 +77,24 @@ class SQLiteStore:
     def _write(self) -> AbstractContextManager[None]:
         return write_transaction(self.conn, self.path)
 
-    @one_line_errors
+    @store_call
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
 
     # -- threads and turns --------------------------------------------------------------
 
-    @one_line_errors
+    @store_call
     def threads(self) -> list[str]:
         """Return every thread id, sorted."""
         return [row["id"] for row in self._query("select id from threads order by id")]
 
-    @one_line_errors
+    @store_call
     def has_thread(self, thread: str) -> bool:
         """Return whether ``thread`` has been ingested."""
         return bool(list(self._query("select 1 from threads where id = ?", [thread])))
 
-    @one_line_errors
+    @store_call
     def turn_hashes(self, thread: str) -> list[str]:
         """Return the content hashes of the stored turns of ``thread``, in turn order."""
         rows = self._query(
@@ -99,7 +102,7 @@ class SQLiteStore:
         )
         return [row["content_hash"] for row in rows]
 
-    @one_line_errors
+    @store_call
     def last_turn_hashes(self, thread: str, count: int) -> list[str]:
         """Return the content hashes of the last ``count`` stored turns of ``thread``, in
         turn order."""
@@ -107,13 +110,13 @@ class SQLiteStore:
                            "order by turn desc limit ?", [thread, max(0, count)])
         return [row["content_hash"] for row in reversed(rows)]
 
-    @one_line_errors
+    @store_call
     def turn_count(self, thread: str) -> int:
         """Return how many turns ``thread`` has stored."""
         rows = self._query("select count(*) as n from turns where thread = ?", [thread])
         return int(next(iter(rows))["n"])
 
-    @one_line_errors
+    @store_call
     def turn_numbers(self, thread: str, hashes: Iterable[str]) -> dict[str, list[int]]:
         """Return, for each of ``hashes`` that stored turns of ``thread`` have, their turn
         numbers in order."""
@@ -128,7 +131,7 @@ class SQLiteStore:
                 out.setdefault(row["content_hash"], []).append(row["turn"])
         return out
 
-    @one_line_errors
+    @store_call
     def turn_tokens(self, thread: str, numbers: Iterable[int]) -> dict[int, int]:
         """Return the stored token count of each of the turns ``numbers`` of ``thread``
         (turns stored before the counting rules changed have none: count them afresh)."""
@@ -142,7 +145,7 @@ class SQLiteStore:
             out.update((row["turn"], row["tokens"]) for row in rows)
         return out
 
-    @one_line_errors
+    @store_call
     def last_text_turns(self, thread: str) -> dict[str, int]:
         """Return, per role, the latest turn of ``thread`` whose content is not empty."""
         rows = self._query(
@@ -151,7 +154,7 @@ class SQLiteStore:
         )
         return {row["role"]: row["turn"] for row in rows}
 
-    @one_line_errors
+    @store_call
     def turns(self, thread: str, since: int = 1) -> list[StoredTurn]:
         """Return the stored turns of ``thread`` from turn ``since`` on."""
         rows = self._query(
@@ -161,7 +164,7 @@ class SQLiteStore:
             StoredTurn(**{**row, "message": json.loads(row["message"])}) for row in rows
         ]
 
-    @one_line_errors
+    @store_call
     def delete_thread(self, thread: str) -> None:
         """Delete a thread with its turns, records and events, in one transaction."""
         with self._write():
@@ -173,13 +176,13 @@ class SQLiteStore:
 
     # -- the running summary ------------------------------------------------------------
 
-    @one_line_errors
+    @store_call
     def summary(self, thread: str) -> str | None:
         """Return the JSON of ``thread``'s running summary, if it was ever compacted."""
         rows = list(self._query("select summary from summaries where thread = ?", [thread]))
         return rows[0]["summary"] if rows else None
 
-    @one_line_errors
+    @store_call
     def save_summary(self, thread: str, summary_json: str, last_turn: int) -> None:
         """Replace ``thread``'s running summary."""
         with self._write():
@@ -188,7 +191,7 @@ class SQLiteStore:
 
     # -- domain schemas attached to threads ----------------------------------------------
 
-    @one_line_errors
+    @store_call
     def attach_schema(self, thread: str, schema: str, table_name: str) -> None:
         """Record that ``thread``'s state as ``schema`` is kept in ``table_name``."""
         _check_state_table(table_name)
@@ -197,7 +200,7 @@ class SQLiteStore:
                                                     "table_name": table_name},
                                                    pk=("thread", "schema"))
 
-    @one_line_errors
+    @store_call
     def attached_schemas(self, thread: str | None = None) -> list[tuple[str, str, str]]:
         """Return (thread, schema, table name) of every attachment, of one thread or all,
         in attachment order per thread."""
@@ -206,7 +209,7 @@ class SQLiteStore:
                              f"order by thread, rowid", params)
         return [(row["thread"], row["schema"], row["table_name"]) for row in rows]
 
-    @one_line_errors
+    @store_call
     def save_state(self, table_name: str, row: dict[str, Any]) -> None:
         """Replace one thread's row of a schema's state table (new columns are added as a
         schema gains fields)."""
@@ -214,7 +217,7 @@ class SQLiteStore:
         with self._write():
             self.db.table(table_name).upsert(row, pk="thread", alter=True)
 
-    @one_line_errors
+    @store_call
     def state_missing(self, table_name: str, thread: str) -> tuple[list[str], int] | None:
         """Return the stored ``missing`` list of ``thread``'s state row and the last turn
         it was computed at, or None when it has no row yet."""
@@ -232,7 +235,7 @@ class SQLiteStore:
 
     # -- writing one turn ---------------------------------------------------------------
 
-    @one_line_errors
+    @store_call
     def value_groups(self, thread: str, keys: Iterable[str]) -> dict[str, ValueGroup]:
         """What ``thread`` has shown so far of each of the values ``keys``."""
         out: dict[str, ValueGroup] = {}
@@ -255,7 +258,7 @@ class SQLiteStore:
                 f"select * from [{table}] where thread = ? and key in "
                 f"({', '.join('?' * len(part))})", [thread, *part])
 
-    @one_line_errors
+    @store_call
     def add_turn(
         self,
         turn: StoredTurn,
@@ -322,7 +325,7 @@ class SQLiteStore:
                     + ", ".join(f"[{c}] = excluded.[{c}]" for c in rest))
         self.conn.executemany(sql, [[row[c] for c in columns] for row in rows])
 
-    @one_line_errors
+    @store_call
     def held_values(self, thread: str, keys: Iterable[str]) -> list[Record]:
         """The held values of ``thread`` (:mod:`scratchpad.held`) restated under any of
         ``keys``, in turn order."""
@@ -334,7 +337,7 @@ class SQLiteStore:
 
     # -- reading records ----------------------------------------------------------------
 
-    @one_line_errors
+    @store_call
     def records(
         self,
         thread: str,
@@ -348,7 +351,7 @@ class SQLiteStore:
         sql = f"{_SELECT} where {' and '.join(where)} order by turn, start, end, kind"
         return [row_record(row) for row in self._query(sql, params)]
 
-    @one_line_errors
+    @store_call
     def recent_records(self, thread: str, kinds: Iterable[Kind | str],
                        statuses: Iterable[Status | str], per_kind: int) -> list[Record]:
         """The latest ``per_kind`` records of each of ``kinds`` in ``statuses``, oldest first
@@ -364,7 +367,7 @@ class SQLiteStore:
             out.extend(reversed([row_record(row) for row in rows]))
         return out
 
-    @one_line_errors
+    @store_call
     def open_items(self, thread: str | None = None) -> list[Record]:
         """Return open or deferred questions, of one thread or all, oldest first."""
         where, params = [], []
@@ -375,13 +378,13 @@ class SQLiteStore:
         sql = f"{_SELECT} where {' and '.join(where)} order by records.thread, turn, start"
         return [row_record(row) for row in self._query(sql, params)]
 
-    @one_line_errors
+    @store_call
     def events(self, thread: str) -> list[Event]:
         """Return the events of ``thread`` in the order they happened."""
         rows = self._query("select * from events where thread = ? order by id", [thread])
         return [Event(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
 
-    @one_line_errors
+    @store_call
     def turn_timestamp(self, thread: str, turn: int) -> str | None:
         """Return the timestamp of one turn, if its message carried one."""
         rows = list(self._query(
@@ -389,7 +392,7 @@ class SQLiteStore:
         ))
         return rows[0]["timestamp"] if rows else None
 
-    @one_line_errors
+    @store_call
     def last_turn_times(self, threads: Iterable[str]) -> dict[str, tuple[int, str | None]]:
         """Return, per thread, its last turn number and that turn's timestamp."""
         out: dict[str, tuple[int, str | None]] = {}
