@@ -34,10 +34,11 @@ import concurrent.futures
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from scratchpad import tokens
 from scratchpad.cut import cut_point, is_user_text
+from scratchpad.formats import as_chat
 from scratchpad.history import block_flags
 from scratchpad.history import is_block as is_block  # (re-exported: how to spot the block)
 from scratchpad.messages import parse_message
@@ -58,10 +59,18 @@ BLOCK_SHARE = 0.25
 
 @dataclass
 class Compaction:
-    """The messages to send, and what compaction did (the CLI's JSON log line)."""
+    """The messages to send, and what compaction did (the CLI's JSON log line).
 
-    messages: list[dict[str, Any]]
+    For adapters that keep a framework's own message objects: ``kept`` are the indices
+    of the input messages that are sent, in the order sent, the block message (when there
+    is one) before ``kept[block_at]``, and ``block`` is its text.
+    """
+
+    messages: list[Any]
     log: dict[str, Any] = field(default_factory=dict)
+    kept: list[int] = field(default_factory=list)
+    block: str | None = None
+    block_at: int | None = None
 
     @property
     def changed(self) -> bool:
@@ -88,6 +97,15 @@ def _block_message(text: str, as_anthropic: bool) -> dict[str, Any]:
     return {"role": "system", "content": text}
 
 
+def _chat(message: Any, line: int) -> dict[str, Any]:
+    """A copy of ``message`` as a chat-message dict; one of no known format fails as
+    the message reader says."""
+    converted = as_chat(message)
+    if not isinstance(converted, Mapping):
+        parse_message(message, source="messages", line=line)  # raises the reader's error
+    return dict(converted)
+
+
 def _summarize(summarizer: Summarizer, request: SummaryRequest, timeout: float) -> Summary:
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     try:
@@ -109,9 +127,15 @@ def compact(
     summary_cap: int | None = None,
     block_tokens: int | None = None,
     encoding: str | None = None,
+    format: Literal["auto", "openai", "anthropic"] = "auto",
 ) -> Compaction:
     """Return ``messages`` compacted to fit ``window`` tokens, or unchanged while they fit
     ``trigger × window`` (see the module docstring).
+
+    ``messages`` may be of any format :func:`scratchpad.formats.as_chat` reads (chat
+    dicts, Responses items, LangChain objects); the ones kept come back as given. The
+    block message is a system message, or with ``format="anthropic"`` (the default when
+    the messages use Anthropic's tool blocks) a user message of text blocks.
 
     ``pad`` keeps the thread between calls; without one, an in-memory store reads the
     whole conversation on every call (and cannot carry a summary forward). The running
@@ -128,13 +152,15 @@ def compact(
             return compact(messages, thread=thread, window=window, trigger=trigger,
                            keep_recent=keep_recent, summarizer=summarizer, pad=scratch,
                            timeout=timeout, summary_cap=summary_cap,
-                           block_tokens=block_tokens, encoding=encoding)
+                           block_tokens=block_tokens, encoding=encoding, format=format)
     cap = summary_cap if summary_cap is not None else window // 8
     started = time.perf_counter()
     summarizer = summarizer or DeterministicSummarizer()
-    given = [dict(m) for m in messages]
-    as_anthropic = anthropic(given)
-    synced = pad.sync(thread, given)
+    originals = list(messages)
+    given = [_chat(m, i) for i, m in enumerate(originals, 1)]
+    as_anthropic = anthropic(given) if format == "auto" else format == "anthropic"
+    synced = pad.sync(thread, originals)
+    index = {id(m): i for i, m in enumerate(given)}
     block_at = block_flags(given)
     # The system prompt, and what no stored turn stands for (a framework's summary, a
     # rewritten turn), stay in front, verbatim; an earlier block gives way to the new one.
@@ -158,7 +184,7 @@ def compact(
         log.update(tokens_after=before,
                    reason="under the trigger" if turns else "no turns to compact",
                    seconds=round(time.perf_counter() - started, 4))
-        return Compaction(given, log)
+        return Compaction(originals, log, kept=list(range(len(originals))))
 
     previous_json = pad.store.summary(thread)
     previous = Summary.model_validate_json(previous_json) if previous_json else None
@@ -185,7 +211,7 @@ def compact(
         except Exception as exc:  # any failure: never an error string as a summary
             log.update(tokens_after=before, reason=f"summarizer failed: {exc!r}"[:300],
                        seconds=round(time.perf_counter() - started, 4))
-            return Compaction(given, log)
+            return Compaction(originals, log, kept=list(range(len(originals))))
         summary = previous.followed_by(new) if previous else new
         if tokens.count(summary.render(), encoding) > cap:
             summary = summary.folded(lambda s: tokens.count(s.render(), encoding) <= cap)
@@ -210,8 +236,11 @@ def compact(
                kept_turns=kept_numbers, dropped_turns=[n for n in numbers if n not in kept_set],
                shrunk=shrunk, over_window=after > window,
                seconds=round(time.perf_counter() - started, 4))
-    block = _block_message(text, as_anthropic)
-    return Compaction(systems + [block] + pinned_user + kept, log)
+    head = [index[id(m)] for m in systems]
+    after_block = [index[id(m)] for m in pinned_user + kept]
+    return Compaction([originals[i] for i in head] + [_block_message(text, as_anthropic)]
+                      + [originals[i] for i in after_block], log, kept=head + after_block,
+                      block=text, block_at=len(head))
 
 
 def _tool_names(turns: list[dict[str, Any]]) -> dict[str, str]:

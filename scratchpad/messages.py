@@ -1,5 +1,7 @@
 """Read conversations: OpenAI chat messages (and Anthropic content blocks) from
-JSONL, a JSON list, or Python dicts, into validated :class:`Message` objects.
+JSONL, a JSON list, or Python dicts, into validated :class:`Message` objects. Other
+formats -- OpenAI Responses items, the ``developer`` role, LangChain message objects --
+are first turned into chat messages by :func:`scratchpad.formats.as_chat`.
 
 Everything is checked before anything is stored, so a bad file never leaves a
 half-ingested thread behind: roles and content shapes, tool calls (objects with a string
@@ -22,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from scratchpad.errors import InputError
+from scratchpad.formats import as_chat
 
 MessageRole = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
@@ -60,14 +63,18 @@ class Message(BaseModel):
 
 
 def parse_message(obj: Any, *, source: str | None = None, line: int | None = None) -> Message:
-    """Validate one message object and normalize it (OpenAI or Anthropic shape)."""
+    """Validate one message object and normalize it (OpenAI chat or Anthropic shape, or
+    a format :func:`~scratchpad.formats.as_chat` reads). ``raw`` is the message as given
+    when it is a dict, else its chat-message dict."""
 
     def fail(msg: str) -> InputError:
         return InputError(msg, source=source, line=line)
 
+    given = obj
+    obj = as_chat(obj)
     if not isinstance(obj, Mapping):
         raise fail(f"expected a message object, got {type(obj).__name__}")
-    problem = _unstorable(obj)
+    problem = _unstorable(given if isinstance(given, Mapping) else obj)
     if problem:
         raise fail(problem)
     role = obj.get("role")
@@ -100,7 +107,7 @@ def parse_message(obj: Any, *, source: str | None = None, line: int | None = Non
         tool_call_id=tool_call_id if isinstance(tool_call_id, str) else None,
         name=obj.get("name") if isinstance(obj.get("name"), str) else None,
         timestamp=_timestamp(obj.get("timestamp"), fail),
-        raw=dict(obj),
+        raw=dict(given if isinstance(given, Mapping) else obj),
     )
 
 
