@@ -12,15 +12,21 @@ from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+#: What a block says it prints: a ```text block right after it, introduced by "prints".
+PRINTS = dict(re.findall(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", README,
+                         flags=re.S))
 
 
 @pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
-def test_python_blocks_run(index, tmp_path, monkeypatch):
+def test_python_blocks_run(index, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     # dont_inherit: the block runs as a user's script would, without this module's
     # ``from __future__ import annotations``
-    exec(compile(PYTHON_BLOCKS[index], f"README.md block {index}", "exec", dont_inherit=True),
+    block = PYTHON_BLOCKS[index]
+    exec(compile(block, f"README.md block {index}", "exec", dont_inherit=True),
          {"__name__": "__main__"})
+    if block in PRINTS:
+        assert capsys.readouterr().out == PRINTS[block]
 
 
 def test_demo_output_in_readme_is_current(tmp_path, monkeypatch):

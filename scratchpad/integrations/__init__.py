@@ -1,0 +1,10 @@
+"""Adapters for agent frameworks, each in its own module and behind its own extra:
+
+* :mod:`scratchpad.integrations.langchain`: ``ScratchpadMiddleware``, a LangChain v1
+  agent middleware (extra ``langchain``).
+
+Each adapter syncs the framework's history into a pad (:meth:`scratchpad.Scratchpad.sync`)
+and hands the model a compacted request (:func:`scratchpad.compaction.compact`), built
+from the framework's own message objects; the framework's stored history is never
+changed.
+"""
