@@ -1,62 +1,24 @@
 """ScratchpadMiddleware in a real LangChain v1 agent (``create_agent``, its tool loop
-and checkpointer) driven by a scripted chat model: 40 turns with tool calls, every model
-call within the window, carrying the block and the refund agreed in turn 3, no tool
-result without its call, and the agent's stored history the same as without it."""
+and checkpointer) driven by a scripted chat model (``tests/agent_loop.py``): 40 messages
+with tool calls, every model call within the window, carrying the block and the refund
+agreed in turn 3, no tool result without its call, and the agent's stored history the
+same as without it."""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
 
 import pytest
 from langchain.agents import create_agent
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.tools import tool
+from langchain_core.messages import BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from scratchpad import Scratchpad
 from scratchpad.integrations.langchain import ScratchpadMiddleware
 from scratchpad.render import HEADER
-from scratchpad.tokens import message_tokens
+from tests.agent_loop import FILLER, ScriptedModel, check_calls, lookup, tokens, user_text
 
 WINDOW = 700
-FILLER = ("The courier portal shows the parcel moving between depots, with the usual "
-          "scans at each hub and nothing unusual in the notes. ") * 3
-AGREED = "€930"
-
-
-class ScriptedModel(BaseChatModel):
-    """Calls the lookup tool for each user message, then answers; records its input."""
-
-    calls: list[list[BaseMessage]] = []
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedModel:  # type: ignore[override]
-        return self
-
-    def _generate(self, messages: list[BaseMessage], stop: Any = None,
-                  run_manager: Any = None, **kwargs: Any) -> ChatResult:
-        self.calls.append(list(messages))
-        last = messages[-1]
-        n = len(self.calls)
-        if isinstance(last, HumanMessage):
-            reply = AIMessage("", tool_calls=[{"name": "lookup", "args": {"order": "A-77215"},
-                                               "id": f"call_{n}"}])
-        elif n == 6:  # the reply to the user's third message: the agreement
-            reply = AIMessage(f"Agreed: I will refund {AGREED} to your card for A-77215.")
-        else:
-            reply = AIMessage(f"Update {n}: {FILLER}")
-        return ChatResult(generations=[ChatGeneration(message=reply)])
-
-
-@tool
-def lookup(order: str) -> str:
-    """Look an order up."""
-    return f"Order {order}: in transit. {FILLER}"
 
 
 def _run(middleware: list, model: ScriptedModel) -> list[BaseMessage]:
@@ -64,18 +26,8 @@ def _run(middleware: list, model: ScriptedModel) -> list[BaseMessage]:
                          middleware=middleware, checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "refund-42"}}
     for k in range(10):  # 10 user messages, each a tool call, its result and an answer
-        text = (f"Can you refund the espresso machine? {FILLER}" if k == 0 else
-                "Yes, please go ahead with that refund." if k == 2 else f"Any news? ({k})")
-        agent.invoke({"messages": [HumanMessage(text)]}, config)
+        agent.invoke({"messages": [HumanMessage(user_text(k))]}, config)
     return agent.get_state(config).values["messages"]  # type: ignore[arg-type]
-
-
-def _tokens(messages: list[BaseMessage]) -> int:
-    """What the request costs, counted as compaction counts it (to err high)."""
-    from scratchpad.messages import parse_message
-    from scratchpad.tokens import messages_tokens
-
-    return messages_tokens([message_tokens(parse_message(m)) for m in messages])
 
 
 @pytest.fixture(scope="module")
@@ -99,24 +51,13 @@ def test_the_agents_history_is_what_it_is_without_the_middleware(runs) -> None:
 def test_every_model_call_fits_and_carries_the_agreed_refund(runs) -> None:
     _, _, plain, wrapped = runs
     assert len(wrapped.calls) == 20
-    assert _tokens(plain.calls[-1]) > 3 * WINDOW  # without it, far past the window
-    compacted = 0
-    for n, messages in enumerate(wrapped.calls, 1):
-        assert _tokens(messages) <= WINDOW, n
-        system = messages[0].content
-        if HEADER in system:
-            compacted += 1
-        if n > 6:  # after the agreement, in the block or in the recent messages
-            assert any(AGREED in str(m.content) for m in messages), n
-            assert HEADER in system and AGREED in system, n
-        called = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
-        assert all(m.tool_call_id in called for m in messages if isinstance(m, ToolMessage)), n
-    assert compacted >= 12
+    assert tokens(plain.calls[-1]) > 3 * WINDOW  # without it, far past the window
+    assert check_calls(wrapped.calls, WINDOW) >= 12
+    assert all(m[0].type == "system" for m in wrapped.calls)  # one system message, first
+    assert all(sum(x.type == "system" for x in m) == 1 for m in wrapped.calls)
 
 
 def test_an_async_agent_gets_the_same_requests() -> None:
-    import asyncio
-
     model = ScriptedModel(calls=[])
     with Scratchpad(":memory:") as pad:
         agent = create_agent(model=model, tools=[lookup], system_prompt="You are an agent.",
@@ -131,5 +72,5 @@ def test_an_async_agent_gets_the_same_requests() -> None:
 
         asyncio.run(main())
     assert len(model.calls) == 12
-    assert all(_tokens(m) <= WINDOW for m in model.calls)
+    assert all(tokens(m) <= WINDOW for m in model.calls)
     assert HEADER in model.calls[-1][0].content

@@ -13,7 +13,8 @@ from tests.conftest import ROOT
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 #: What a block says it prints: a ```text block right after it, introduced by "prints".
-PRINTS = dict(re.findall(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", README,
+_FENCED = r"((?:(?!```).)*)```"  # a fenced block's body, up to its own fence
+PRINTS = dict(re.findall(rf"```python\n{_FENCED}\n\nprints\n\n```text\n{_FENCED}", README,
                          flags=re.S))
 
 
@@ -27,6 +28,10 @@ def test_python_blocks_run(index, tmp_path, monkeypatch, capsys):
          {"__name__": "__main__"})
     if block in PRINTS:
         assert capsys.readouterr().out == PRINTS[block]
+
+
+def test_the_blocks_that_say_what_they_print_are_found() -> None:
+    assert len(PRINTS) >= 2 and all(block in PYTHON_BLOCKS for block in PRINTS)
 
 
 def test_demo_output_in_readme_is_current(tmp_path, monkeypatch):

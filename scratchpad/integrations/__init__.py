@@ -1,7 +1,9 @@
 """Adapters for agent frameworks, each in its own module and behind its own extra:
 
 * :mod:`scratchpad.integrations.langchain`: ``ScratchpadMiddleware``, a LangChain v1
-  agent middleware (extra ``langchain``).
+  agent middleware (extra ``langchain``);
+* :mod:`scratchpad.integrations.langgraph`: ``pre_model_hook`` for LangGraph's prebuilt
+  ``create_react_agent`` (extra ``langgraph``).
 
 Each adapter syncs the framework's history into a pad (:meth:`scratchpad.Scratchpad.sync`)
 and hands the model a compacted request (:func:`scratchpad.compaction.compact`), built
