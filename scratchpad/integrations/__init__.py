@@ -3,7 +3,9 @@
 * :mod:`scratchpad.integrations.langchain`: ``ScratchpadMiddleware``, a LangChain v1
   agent middleware (extra ``langchain``);
 * :mod:`scratchpad.integrations.langgraph`: ``pre_model_hook`` for LangGraph's prebuilt
-  ``create_react_agent`` (extra ``langgraph``).
+  ``create_react_agent`` (extra ``langgraph``);
+* :mod:`scratchpad.integrations.anthropic`: ``compact_for_anthropic`` for the Messages
+  API's ``system`` and ``messages`` (no extra).
 
 Each adapter syncs the framework's history into a pad (:meth:`scratchpad.Scratchpad.sync`)
 and hands the model a compacted request (:func:`scratchpad.compaction.compact`), built
