@@ -303,6 +303,12 @@ class Scratchpad:
                               f"writers); run it again")
 
     @_one_at_a_time
+    def forget(self, thread: str) -> None:
+        """Delete ``thread`` with its turns, records, events, summary and schema rows (a
+        thread never stored is no error)."""
+        self.store.delete_thread(thread)
+
+    @_one_at_a_time
     def extend(
         self,
         thread: str,

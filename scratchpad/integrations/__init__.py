@@ -4,6 +4,9 @@
   agent middleware (extra ``langchain``);
 * :mod:`scratchpad.integrations.langgraph`: ``pre_model_hook`` for LangGraph's prebuilt
   ``create_react_agent`` (extra ``langgraph``);
+* :mod:`scratchpad.integrations.openai_agents`: ``ScratchpadInputFilter`` for
+  ``RunConfig.call_model_input_filter`` and ``ScratchpadSession`` over any SDK session
+  (extra ``openai-agents``);
 * :mod:`scratchpad.integrations.anthropic`: ``compact_for_anthropic`` for the Messages
   API's ``system`` and ``messages`` (no extra).
 
