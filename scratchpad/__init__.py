@@ -40,12 +40,13 @@ __version__ = version("scratchpad")
 
 if TYPE_CHECKING:
     from scratchpad.messages import Message, read_messages
-    from scratchpad.pipeline import IngestResult, Scratchpad
+    from scratchpad.pipeline import Scratchpad
     from scratchpad.records import Event, Kind, Money, Record, Status
+    from scratchpad.writing import IngestResult
 
 #: Names imported at first use: the pipeline pulls in the store and the extractors, the
 #: records and messages are pydantic models; ``scratchpad --help`` needs none of them.
-_LAZY = {"IngestResult": "scratchpad.pipeline", "Scratchpad": "scratchpad.pipeline",
+_LAZY = {"IngestResult": "scratchpad.writing", "Scratchpad": "scratchpad.pipeline",
          **dict.fromkeys(("Message", "read_messages"), "scratchpad.messages"),
          **dict.fromkeys(("Event", "Kind", "Money", "Record", "Status"), "scratchpad.records")}
 

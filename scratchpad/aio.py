@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from scratchpad.compaction import Compaction, compact
 from scratchpad.messages import Message
-from scratchpad.pipeline import IngestResult, Scratchpad, SyncResult
+from scratchpad.pipeline import Scratchpad
 from scratchpad.records import Event, Kind, MissingField, OpenItem, Record, Status
+from scratchpad.writing import IngestResult, SyncResult
 
 if TYPE_CHECKING:
     from schemas.base import DomainState

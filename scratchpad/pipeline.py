@@ -1,38 +1,31 @@
-"""The ingest pipeline and the public :class:`Scratchpad` API.
+"""The public :class:`Scratchpad` API: which turns of a conversation are new
+(``ingest``, ``sync``, ``extend``), and reading what is pinned.
 
-For each turn not stored yet: annotate it once with spaCy (batched over the new turns,
-and only the sentences the extractors ask for), run every extractor, merge overlapping
-candidates into records, let the resolvers move live records through their lifecycle,
-and store the turn, its records and the events in one transaction. Work per turn
-depends on the turn and the thread's live items, never on the whole transcript.
+New turns are extracted and stored by :func:`scratchpad.writing.add_turns`: annotated
+once with spaCy (batched over the new turns, and only the sentences the extractors ask
+for), every extractor run, overlapping candidates merged into records, the resolvers'
+lifecycle moves applied, and each turn stored with its records and events in one
+transaction. Work per turn depends on the turn and the thread's live items, never on the
+whole transcript.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from scratchpad import tokens
 from scratchpad.domain import AttachedSchemas
 from scratchpad.errors import ScratchpadError, TurnConflictError, UnknownThreadError
-from scratchpad.extraction import (
-    LIVE_WINDOW,
-    RESOLVABLE,
-    TurnProcessor,
-    action,
-    turn_views,
-)
-from scratchpad.held import hold_keys, holds
+from scratchpad.extraction import TurnProcessor
 from scratchpad.history import SummaryTest, align, block_flags, is_framework_summary
-from scratchpad.messages import Message, as_utc, parse_message
+from scratchpad.messages import Message, parse_message
+from scratchpad.open_items import aged, ordered
 from scratchpad.records import (
     Event,
     Kind,
@@ -42,14 +35,9 @@ from scratchpad.records import (
     Status,
 )
 from scratchpad.render import render_block
-from scratchpad.salience import (
-    RecentToolOutput,
-    identity_key,
-    is_value,
-    updated_groups,
-    value_key,
-)
-from scratchpad.store import StaleThreadError, Store, StoredTurn, StoreError, open_store
+from scratchpad.salience import is_value, value_key
+from scratchpad.store import StaleThreadError, Store, StoreError, open_store
+from scratchpad.writing import IngestResult, SyncResult, add_turns, content_hash
 
 if TYPE_CHECKING:
     from extractors.registry import Registry
@@ -59,41 +47,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 #: How often one ingest re-reads a thread that another writer keeps extending.
 STALE_RETRIES = 20
-#: How many stored turns back an ingest looks for the tool output a new reply may echo.
-ECHO_TURNS = 40
-
-
-@dataclass
-class IngestResult:
-    """What one :meth:`Scratchpad.ingest` call did."""
-
-    thread: str
-    new_turns: list[int] = field(default_factory=list)
-    records_added: int = 0
-    events: int = 0
-
-    @property
-    def skipped(self) -> bool:
-        """True when every message was already stored."""
-        return not self.new_turns
-
-
-@dataclass
-class SyncResult(IngestResult):
-    """What one :meth:`Scratchpad.sync` call did, and what it made of each message."""
-
-    #: Per given message, in order: the stored turn it is (a new one or one stored
-    #: before), or None for what is no turn of its own -- a system message, a compaction
-    #: block, a framework's summary, or a rewritten turn (one that matches no stored turn
-    #: but comes before turns that do).
-    numbers: list[int | None] = field(default_factory=list)
-    #: How many given turns were taken for rewritten ones, neither stored nor extracted.
-    rewritten: int = 0
-
-
-def content_hash(message: Message) -> str:
-    """Return the hash that decides whether a stored turn is the same message."""
-    return hashlib.sha256(message.canonical().encode("utf-8")).hexdigest()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -246,24 +199,15 @@ class Scratchpad:
         *,
         is_summary: SummaryTest | None = is_framework_summary,
     ) -> SyncResult:
-        """Bring ``thread`` up to date with a history as an agent framework holds it, and
-        say which stored turn each message is (:attr:`SyncResult.numbers`).
-
-        Unlike :meth:`ingest`, the history need not be the whole conversation: its older
-        turns may be gone or replaced by a summary, and it may be compaction's own output
-        fed back. Messages are matched to stored turns by content hash, the history's
-        end aligned on the thread's end where the history holds its last turn
-        (:func:`scratchpad.history.align`); the messages after the last match are the
-        new turns, stored and extracted. Not turns, never extracted: system messages, compaction's
-        block message, summaries (``is_summary``, by default the ones known frameworks
-        write: :func:`scratchpad.history.is_framework_summary`), and turns that match
-        nothing but come before a turn that does (a summary of another form, or a
-        turn the framework rewrote). Only the given messages are read and hashed, never
-        the whole thread.
-
-        A history that shares no turn with a stored thread is taken as new turns that
-        follow it. Removing stored turns (a framework's "undo") is :meth:`ingest` with
-        ``rebuild=True`` on the history that remains.
+        """Bring ``thread`` up to date with a history as an agent framework holds it: its
+        older turns may be gone or replaced by a summary, or it may be compaction's output
+        fed back. Messages are matched to stored turns by content hash, aligned on the
+        thread's end (:func:`scratchpad.history.align`); those after the last match are
+        new, stored and extracted. Never extracted: system messages, compaction's block,
+        summaries (``is_summary``; by default :func:`~scratchpad.history.is_framework_summary`),
+        and turns that match nothing but come before one that does (rewritten). Only the
+        given messages are read and hashed. A history that shares no turn with the thread
+        continues it; to take stored turns back, ``ingest(..., rebuild=True)``.
         """
         parsed = [m if isinstance(m, Message) else parse_message(m, source="messages", line=i)
                   for i, m in enumerate(messages, 1)]
@@ -338,65 +282,15 @@ class Scratchpad:
     def _add(self, thread: str, first: int, fresh: list[Message], hashes: list[str],
              *, context: list[Message], result: IngestResult) -> None:
         """Extract and store ``fresh`` as turns ``first + 1`` on, counting into
-        ``result``. Raises :class:`StaleThreadError` when another writer got there first
-        (the turns stored before that stay stored)."""
+        ``result``, then refresh the thread's schema rows. Raises
+        :class:`StaleThreadError` when another writer got there first (the turns stored
+        before that stay stored)."""
         if not fresh:
             return
         schemas = self.attached(thread)  # an unloadable schema fails before any write
-        spoke = self.store.last_text_turns(thread) if first else {}
-        views = turn_views(thread, first, fresh, context=context, spoke=spoke,
-                           reference=self._reference, date_order=self._date_order)
-        processor = self.processor
-        docs = processor.annotate(views)
-        kinds = processor.resolved_kinds
-        live: dict[str, dict[str, Record]] = {kind: {} for kind in kinds}
-        for r in self.store.recent_records(thread, kinds, RESOLVABLE, LIVE_WINDOW):
-            live[r.kind][r.id] = r
-        tool_output = RecentToolOutput(
-            t.content for t in (self.store.turns(thread, since=first - ECHO_TURNS + 1)
-                                if first else ())
-            if t.role == "tool")
-        for view, doc, message, digest in zip(views, docs, fresh, hashes, strict=True):
-            added, updated, events = processor.process(view, doc, live)
-            acted_keys = processor.acted_values(view)
-            held = [r for r in added if holds(view.role, view.text, r, acted_keys)]
-            if held:
-                added = [r for r in added if r not in held]
-                for r in held:  # not pinned: nothing may change it until it is
-                    live.get(r.kind, {}).pop(r.id, None)
-            values = [r for r in added if is_value(r)]
-            echoes = tool_output.echoes(values) if view.role == "assistant" else set()
-            if values:  # pinned mentions: earlier held ones of the same value are relied on
-                released = self.store.held_values(
-                    thread, {k for r in values for k in hold_keys(r)})
-                added = [*released, *added]
-                values = [*released, *values]
-            tool_output.see(view.role, view.text)
-            keys = {value_key(r) for r in values} | acted_keys \
-                | {k for r in values if (k := identity_key(r)) is not None}
-            groups = updated_groups(thread, self.store.value_groups(thread, keys) if keys else {},
-                                    values, acted_keys, action(view),
-                                    narrating=view.calls_tools, echoes=echoes)
-            self.store.add_turn(
-                StoredTurn(
-                    thread=thread,
-                    turn=view.number,
-                    role=view.role,
-                    content=view.text,
-                    content_hash=digest,
-                    tokens=tokens.message_tokens(message, self._encoding),
-                    message=message.raw,
-                    timestamp=as_utc(message.timestamp).isoformat() if message.timestamp else None,
-                ),
-                added,
-                updated,
-                events,
-                groups,
-                held,
-            )
-            result.new_turns.append(view.number)
-            result.records_added += len(added)
-            result.events += len(events)
+        add_turns(self.store, self.processor, thread, first, fresh, hashes, context=context,
+                  result=result, reference=self._reference, date_order=self._date_order,
+                  encoding=self._encoding)
         self.schemas.refresh(thread, result.new_turns[-1], schemas)
 
     # -- reading ------------------------------------------------------------------------
@@ -436,29 +330,8 @@ class Scratchpad:
         """
         if thread is not None:
             self._require(thread)
-        items = self.store.open_items(thread)
-        last = self.store.last_turn_times({r.thread for r in items})
-        out = []
-        for r in items:
-            last_turn, last_time = last.get(r.thread, (r.turn, None))
-            asked = self.store.turn_timestamp(r.thread, r.turn)
-            seconds = None
-            if asked and last_time:
-                # as_utc: files written before timestamps were stored in UTC mix naive
-                # and zoned ones
-                seconds = (as_utc(datetime.fromisoformat(last_time))
-                           - as_utc(datetime.fromisoformat(asked))).total_seconds()
-            out.append(OpenItem(**r.model_dump(), age_turns=last_turn - r.turn,
-                                age_seconds=seconds))
-        fields = self.missing_fields(thread)
-        if sort == "age":
-            out.sort(key=lambda o: (-(o.age_seconds if o.age_seconds is not None else -1),
-                                    -o.age_turns, o.thread, o.turn, o.start))
-            return [*fields, *out]  # missing since the thread began: the oldest
-        by_thread: dict[str, list[OpenItem | MissingField]] = {}
-        for item in [*out, *fields]:
-            by_thread.setdefault(item.thread, []).append(item)
-        return [item for name in sorted(by_thread) for item in by_thread[name]]
+        return ordered(aged(self.store, self.store.open_items(thread)),
+                       self.missing_fields(thread), sort)
 
     @_one_at_a_time
     def state(self, thread: str, schema: type[DomainState] | str, *,

@@ -18,11 +18,9 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from extractors.text.guard import rx
 from scratchpad.held import hold_keys
 from scratchpad.records import OPEN_STATUSES, Event, Kind, Record, Status
 from scratchpad.salience import ValueGroup
@@ -34,12 +32,13 @@ from scratchpad.store.locking import (
 )
 from scratchpad.store.migrations import migrate
 from scratchpad.store.rows import event_row, group_row, record_row, row_record
+from scratchpad.store.state_tables import StateTables, state_table_names
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
 
-class SQLiteStore:
+class SQLiteStore(StateTables):
     r"""A Scratchpad database file (or ``":memory:"``). Many processes may read and write
     one file at once: every write takes the write lock up front and waits for it
     (:mod:`scratchpad.store.locking`); SQLite errors are one-line :class:`StoreError`\ s."""
@@ -50,19 +49,22 @@ class SQLiteStore:
         #: Held by every store call: threads share the one connection (see locking).
         self.lock = threading.RLock()
         self.conn = sqlite3.connect(self.path, check_same_thread=False)
+        self._db: Database | None = None
         self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # before anything locks
         if self.path != ":memory:":
             self.conn.execute("PRAGMA journal_mode=WAL")  # no transaction is open yet
         migrate(self.conn, self.path)
 
-    @cached_property
+    @property
     def db(self) -> Database:
         """sqlite-utils over the same connection, built at first use: for the upserts of
         whole rows and the state tables that gain columns. Reading never needs it, so a
         read-only command does not import it (about 0.1 s)."""
-        from sqlite_utils import Database
+        if self._db is None:
+            from sqlite_utils import Database
 
-        return Database(self.conn)
+            self._db = Database(self.conn)
+        return self._db
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """The rows of one ``select``, as dicts keyed by column name."""
@@ -170,7 +172,7 @@ class SQLiteStore:
         with self._write():
             for table in ("events", "records", "value_groups", "held_values", "turns",
                           "summaries", "thread_schemas",
-                          *self._state_tables()):
+                          *state_table_names(self._table_names())):
                 self.conn.execute(f"delete from [{table}] where thread = ?", [thread])
             self.conn.execute("delete from threads where id = ?", [thread])
 
@@ -188,50 +190,6 @@ class SQLiteStore:
         with self._write():
             self.db.table("summaries").upsert({"thread": thread, "summary": summary_json,
                                                "last_turn": last_turn}, pk="thread")
-
-    # -- domain schemas attached to threads ----------------------------------------------
-
-    @store_call
-    def attach_schema(self, thread: str, schema: str, table_name: str) -> None:
-        """Record that ``thread``'s state as ``schema`` is kept in ``table_name``."""
-        _check_state_table(table_name)
-        with self._write():
-            self.db.table("thread_schemas").upsert({"thread": thread, "schema": schema,
-                                                    "table_name": table_name},
-                                                   pk=("thread", "schema"))
-
-    @store_call
-    def attached_schemas(self, thread: str | None = None) -> list[tuple[str, str, str]]:
-        """Return (thread, schema, table name) of every attachment, of one thread or all,
-        in attachment order per thread."""
-        where, params = ("where thread = ?", [thread]) if thread is not None else ("", [])
-        rows = self._query(f"select thread, schema, table_name from thread_schemas {where} "
-                             f"order by thread, rowid", params)
-        return [(row["thread"], row["schema"], row["table_name"]) for row in rows]
-
-    @store_call
-    def save_state(self, table_name: str, row: dict[str, Any]) -> None:
-        """Replace one thread's row of a schema's state table (new columns are added as a
-        schema gains fields)."""
-        _check_state_table(table_name)
-        with self._write():
-            self.db.table(table_name).upsert(row, pk="thread", alter=True)
-
-    @store_call
-    def state_missing(self, table_name: str, thread: str) -> tuple[list[str], int] | None:
-        """Return the stored ``missing`` list of ``thread``'s state row and the last turn
-        it was computed at, or None when it has no row yet."""
-        _check_state_table(table_name)
-        if table_name not in self._table_names():
-            return None
-        rows = list(self._query(f"select missing, last_turn from [{table_name}] "
-                                  f"where thread = ?", [thread]))
-        if not rows:
-            return None
-        return json.loads(rows[0]["missing"] or "[]"), int(rows[0]["last_turn"] or 0)
-
-    def _state_tables(self) -> list[str]:
-        return [name for name in self._table_names() if _STATE_TABLE.fullmatch(name)]
 
     # -- writing one turn ---------------------------------------------------------------
 
@@ -404,14 +362,6 @@ class SQLiteStore:
             if rows:
                 out[thread] = (rows[0]["turn"], rows[0]["timestamp"])
         return out
-
-
-_STATE_TABLE = rx(r"state_[a-z][a-z0-9_]*")
-
-
-def _check_state_table(name: str) -> None:
-    if not _STATE_TABLE.fullmatch(name):
-        raise ValueError(f"not a state table name: {name!r}")
 
 
 def _add_in(

@@ -1,0 +1,132 @@
+"""Storing new turns: each extracted and written with its records, events and value
+groups in one transaction, and what an ingest reports.
+
+:func:`add_turns` is the one write path of the pipeline (``Scratchpad.ingest``, ``sync``
+and ``extend`` decide which turns are new; this stores them). Per turn: the extractors
+and resolvers (:class:`scratchpad.extraction.TurnProcessor`), the values a tool's plain
+output shows held until relied on (:mod:`scratchpad.held`), the value groups salience
+reads (:mod:`scratchpad.salience`), and the token count compaction uses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from scratchpad import tokens
+from scratchpad.extraction import LIVE_WINDOW, RESOLVABLE, TurnProcessor, action, turn_views
+from scratchpad.held import hold_keys, holds
+from scratchpad.messages import Message, as_utc
+from scratchpad.records import Record
+from scratchpad.salience import (
+    RecentToolOutput,
+    identity_key,
+    is_value,
+    updated_groups,
+    value_key,
+)
+from scratchpad.store import Store, StoredTurn
+
+#: How many stored turns back an ingest looks for the tool output a new reply may echo.
+ECHO_TURNS = 40
+
+
+@dataclass
+class IngestResult:
+    """What one :meth:`Scratchpad.ingest` call did."""
+
+    thread: str
+    new_turns: list[int] = field(default_factory=list)
+    records_added: int = 0
+    events: int = 0
+
+    @property
+    def skipped(self) -> bool:
+        """True when every message was already stored."""
+        return not self.new_turns
+
+
+@dataclass
+class SyncResult(IngestResult):
+    """What one :meth:`Scratchpad.sync` call did, and what it made of each message."""
+
+    #: Per given message, in order: the stored turn it is (a new one or one stored
+    #: before), or None for what is no turn of its own -- a system message, a compaction
+    #: block, a framework's summary, or a rewritten turn (one that matches no stored turn
+    #: but comes before turns that do).
+    numbers: list[int | None] = field(default_factory=list)
+    #: How many given turns were taken for rewritten ones, neither stored nor extracted.
+    rewritten: int = 0
+
+
+def content_hash(message: Message) -> str:
+    """Return the hash that decides whether a stored turn is the same message."""
+    return hashlib.sha256(message.canonical().encode("utf-8")).hexdigest()
+
+
+
+def add_turns(store: Store, processor: TurnProcessor, thread: str, first: int,
+              fresh: list[Message], hashes: list[str], *, context: list[Message],
+              result: IngestResult, reference: datetime | None = None,
+              date_order: Literal["dmy", "mdy"] | None = None,
+              encoding: str | None = None) -> None:
+    """Extract and store ``fresh`` (with their content ``hashes``) as turns ``first + 1``
+    on of ``thread``, counting into ``result``; ``context``: the earlier messages the
+    caller has, read to name the tools whose results the new ones carry. Raises
+    :class:`StaleThreadError` when another writer got there first (the turns stored
+    before that stay stored)."""
+    spoke = store.last_text_turns(thread) if first else {}
+    views = turn_views(thread, first, fresh, context=context, spoke=spoke,
+                       reference=reference, date_order=date_order)
+    docs = processor.annotate(views)
+    kinds = processor.resolved_kinds
+    live: dict[str, dict[str, Record]] = {kind: {} for kind in kinds}
+    for r in store.recent_records(thread, kinds, RESOLVABLE, LIVE_WINDOW):
+        live[r.kind][r.id] = r
+    tool_output = RecentToolOutput(
+        t.content for t in (store.turns(thread, since=first - ECHO_TURNS + 1)
+                            if first else ())
+        if t.role == "tool")
+    for view, doc, message, digest in zip(views, docs, fresh, hashes, strict=True):
+        added, updated, events = processor.process(view, doc, live)
+        acted_keys = processor.acted_values(view)
+        held = [r for r in added if holds(view.role, view.text, r, acted_keys)]
+        if held:
+            added = [r for r in added if r not in held]
+            for r in held:  # not pinned: nothing may change it until it is
+                live.get(r.kind, {}).pop(r.id, None)
+        values = [r for r in added if is_value(r)]
+        echoes = tool_output.echoes(values) if view.role == "assistant" else set()
+        if values:  # pinned mentions: earlier held ones of the same value are relied on
+            released = store.held_values(
+                thread, {k for r in values for k in hold_keys(r)})
+            added = [*released, *added]
+            values = [*released, *values]
+        tool_output.see(view.role, view.text)
+        keys = {value_key(r) for r in values} | acted_keys \
+            | {k for r in values if (k := identity_key(r)) is not None}
+        groups = updated_groups(thread, store.value_groups(thread, keys) if keys else {},
+                                values, acted_keys, action(view),
+                                narrating=view.calls_tools, echoes=echoes)
+        store.add_turn(
+            StoredTurn(
+                thread=thread,
+                turn=view.number,
+                role=view.role,
+                content=view.text,
+                content_hash=digest,
+                tokens=tokens.message_tokens(message, encoding),
+                message=message.raw,
+                timestamp=as_utc(message.timestamp).isoformat() if message.timestamp else None,
+            ),
+            added,
+            updated,
+            events,
+            groups,
+            held,
+        )
+        result.new_turns.append(view.number)
+        result.records_added += len(added)
+        result.events += len(events)
