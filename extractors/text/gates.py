@@ -45,6 +45,7 @@ DIGIT = "<digit>"
 #: complete over every code point.
 _FOLD_TO_ASCII = str.maketrans({"ſ": "s", "\u212a": "k", "İ": "i"})
 _FOLD_TO_ASCII_CHARS = frozenset("ſ\u212aİ")
+_FOLD_TO_SPACE = str.maketrans(dict.fromkeys(_FOLD_TO_ASCII_CHARS, " "))
 _WORD_RUN = rx(r"[a-z]+", linear=True)
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 #: For ASCII text: letters lower-cased, everything else a space, so ``split()`` gives the
@@ -70,8 +71,9 @@ def tokens(text: str) -> frozenset[str]:
         found.update(_WORD_RUN.findall(text.translate(_FOLD_TO_ASCII).lower()))
         if not found.isdisjoint(_FOLD_TO_ASCII_CHARS):
             # A pattern bounded by [A-Za-z] sees "ſ" as a non-letter: "ſone am" holds
-            # "one". Both readings are tokens.
-            found.update(_WORD_RUN.findall(text.lower()))
+            # "one", and "0GBP\u212a" (a Kelvin sign, which lower() makes a "k") holds
+            # "gbp". Both readings are tokens.
+            found.update(_WORD_RUN.findall(text.translate(_FOLD_TO_SPACE).lower()))
     if "." in found:
         if _WORD_DOT_WORD.search(text):
             found.add("<w.w>")
