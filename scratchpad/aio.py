@@ -54,7 +54,7 @@ class AsyncScratchpad:
         """:meth:`Scratchpad.ingest`."""
         return await asyncio.to_thread(self.pad.ingest, thread, list(messages), rebuild=rebuild)
 
-    async def sync(self, thread: str, messages: Sequence[Mapping[str, Any] | Message]
+    async def sync(self, thread: str, messages: Sequence[Any]
                    ) -> SyncResult:
         """:meth:`Scratchpad.sync`."""
         return await asyncio.to_thread(self.pad.sync, thread, list(messages))

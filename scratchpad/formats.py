@@ -16,6 +16,9 @@
 * LangChain message objects (``HumanMessage``, ``AIMessage`` with ``tool_calls``,
   ``SystemMessage``, ``ToolMessage``), read by their attributes, without importing
   LangChain;
+* LlamaIndex ``ChatMessage`` objects (text blocks, ``ToolCallBlock`` or OpenAI-style
+  ``tool_calls`` in ``additional_kwargs``, a tool message's ``tool_call_id``), read by
+  their attributes too;
 * any other pydantic model of a message (the OpenAI SDK's), through ``model_dump``.
 
 The result is a plain dict; for a dict given, what is not rewritten is kept, so the
@@ -47,6 +50,8 @@ def as_chat(obj: Any) -> Any:
         return _from_dict(obj)
     if _is_langchain(obj):
         return _from_langchain(obj)
+    if _is_llama_index(obj):
+        return _from_llama_index(obj)
     dump = getattr(obj, "model_dump", None)
     if callable(dump):
         data = dump(exclude_none=True)
@@ -101,4 +106,41 @@ def _from_langchain(obj: Any) -> dict[str, Any]:
     extra = obj.additional_kwargs
     if isinstance(extra, Mapping) and extra.get("lc_source"):
         out["additional_kwargs"] = {"lc_source": extra["lc_source"]}
+    return out
+
+
+#: LlamaIndex roles, as chat roles (``chatbot`` and ``model`` are other providers' names).
+_LLAMA_INDEX_ROLES = {"user": "user", "assistant": "assistant", "system": "system",
+                      "developer": "system", "tool": "tool", "function": "tool",
+                      "chatbot": "assistant", "model": "assistant"}
+
+
+def _is_llama_index(obj: Any) -> bool:
+    role = getattr(obj, "role", None)
+    return isinstance(getattr(obj, "blocks", None), list) and \
+        str(getattr(role, "value", role)) in _LLAMA_INDEX_ROLES
+
+
+def _from_llama_index(obj: Any) -> dict[str, Any]:
+    role = _LLAMA_INDEX_ROLES[str(getattr(obj.role, "value", obj.role))]
+    texts = [b.text for b in obj.blocks if getattr(b, "block_type", None) == "text"]
+    extra = obj.additional_kwargs if isinstance(obj.additional_kwargs, Mapping) else {}
+    calls = [{"id": b.tool_call_id, "type": "function",
+              "function": {"name": b.tool_name,
+                           "arguments": b.tool_kwargs if isinstance(b.tool_kwargs, str)
+                           else json.dumps(b.tool_kwargs, sort_keys=True)}}
+             for b in obj.blocks if getattr(b, "block_type", None) == "tool_call"]
+    for call in extra.get("tool_calls") or []:  # OpenAI-style, as objects or dicts
+        data = call.model_dump() if hasattr(call, "model_dump") else call
+        if isinstance(data, Mapping) and isinstance(data.get("function"), Mapping):
+            calls.append({"id": data.get("id"), "type": "function",
+                          "function": {"name": data["function"].get("name"),
+                                       "arguments": data["function"].get("arguments")}})
+    out: dict[str, Any] = {"role": role, "content": "\n".join(texts) if texts else None}
+    if calls:
+        out["tool_calls"] = calls
+    elif out["content"] is None:
+        out["content"] = ""
+    if role == "tool":
+        out["tool_call_id"] = extra.get("tool_call_id")
     return out

@@ -195,7 +195,7 @@ class Scratchpad:
     def sync(
         self,
         thread: str,
-        messages: Sequence[Mapping[str, Any] | Message],
+        messages: Sequence[Any],  # messages of any format scratchpad.formats reads
         *,
         is_summary: SummaryTest | None = is_framework_summary,
     ) -> SyncResult:

@@ -7,6 +7,8 @@
 * :mod:`scratchpad.integrations.openai_agents`: ``ScratchpadInputFilter`` for
   ``RunConfig.call_model_input_filter`` and ``ScratchpadSession`` over any SDK session
   (extra ``openai-agents``);
+* :mod:`scratchpad.integrations.llama_index`: ``ScratchpadMemoryBlock`` for LlamaIndex
+  ``Memory`` (extra ``llama-index``);
 * :mod:`scratchpad.integrations.anthropic`: ``compact_for_anthropic`` for the Messages
   API's ``system`` and ``messages`` (no extra).
 

@@ -1,0 +1,87 @@
+"""ScratchpadMemoryBlock in LlamaIndex's real ``Memory`` (its short-term FIFO, its flush
+into memory blocks, its token accounting and truncation): over 40 messages with tool
+calls, what ``Memory`` returns fits its limit, carries the refund agreed in turn 3 once
+it left the short-term memory, and the memory's own stored messages are unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+
+from llama_index.core.base.llms.types import TextBlock, ToolCallBlock
+from llama_index.core.llms import ChatMessage
+from llama_index.core.memory import Memory
+
+from scratchpad import Scratchpad
+from scratchpad.integrations.llama_index import ScratchpadMemoryBlock
+from scratchpad.messages import parse_message
+from scratchpad.render import HEADER
+from scratchpad.tokens import message_tokens, messages_tokens
+from tests.agent_loop import AGREED, FILLER, user_text
+
+LIMIT = 900
+
+
+def _messages() -> list[ChatMessage]:
+    out: list[ChatMessage] = []
+    for k in range(10):
+        out.append(ChatMessage(role="user", content=user_text(k)))
+        out.append(ChatMessage(role="assistant", blocks=[
+            TextBlock(text="Let me look."),
+            ToolCallBlock(tool_call_id=f"call_{k}", tool_name="lookup",
+                          tool_kwargs={"order": "A-77215"})]))
+        out.append(ChatMessage(role="tool", content=f"Order A-77215: in transit. {FILLER}",
+                               additional_kwargs={"tool_call_id": f"call_{k}"}))
+        answer = (f"Agreed: I will refund {AGREED} to your card for A-77215." if k == 2
+                  else f"Update {k}: {FILLER}")
+        out.append(ChatMessage(role="assistant", content=answer))
+    return out
+
+
+def _tokens(messages: list[ChatMessage]) -> int:
+    """What the messages cost, counted as compaction counts it (to err high)."""
+    return messages_tokens([message_tokens(parse_message(m)) for m in messages])
+
+
+def test_memory_carries_the_block_within_its_limit_and_keeps_its_history() -> None:
+    async def main() -> tuple[list[list[ChatMessage]], list[ChatMessage], int]:
+        with Scratchpad(":memory:") as pad:
+            memory = Memory.from_defaults(
+                session_id="refund-42", token_limit=LIMIT, chat_history_token_ratio=0.6,
+                token_flush_size=300,
+                memory_blocks=[ScratchpadMemoryBlock(pad=pad, thread="refund-42")])
+            seen = []
+            for message in _messages():
+                await memory.aput(message)
+                seen.append(await memory.aget())
+            stored = len(pad.store.turns("refund-42"))
+            return seen, await memory.aget_all(), stored
+
+    seen, history, stored = asyncio.run(main())
+    assert [m.content for m in history] == [m.content for m in _messages()]
+    assert 0 < stored < 40  # the flushed part; the recent messages stay short-term
+    with_block = 0
+    for n, got in enumerate(seen, 1):
+        assert _tokens(got) <= LIMIT, n
+        system = "\n".join(str(m.content) for m in got if m.role.value == "system")
+        with_block += HEADER in system
+        if AGREED in system:
+            assert "A-77215" in system
+    last = "\n".join(str(m.content) for m in seen[-1] if m.role.value == "system")
+    assert HEADER in last and AGREED in last
+    assert with_block >= 20
+
+
+def test_under_pressure_the_block_shrinks_by_salience_before_it_goes() -> None:
+    async def main() -> tuple[str, str | None, str | None]:
+        with Scratchpad(":memory:") as pad:
+            pad.ingest("t", [{"role": "user", "content": "Order A-77215, ref RF-5521, "
+                                                         "tracking 1Z999AA10123456784."},
+                             {"role": "assistant", "content": f"I'll refund {AGREED}."},
+                             {"role": "user", "content": "Is the €18 delivery refunded?"}])
+            block = ScratchpadMemoryBlock(pad=pad, thread="t")
+            full = await block.aget()
+            return full, await block.atruncate(full, 20), await block.atruncate(full, 10_000)
+
+    full, shorter, gone = asyncio.run(main())
+    assert shorter is not None and len(shorter) < len(full) and "€18" in shorter
+    assert gone is None
