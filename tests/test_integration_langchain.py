@@ -16,7 +16,15 @@ from langgraph.checkpoint.memory import InMemorySaver
 from scratchpad import Scratchpad
 from scratchpad.integrations.langchain import ScratchpadMiddleware
 from scratchpad.render import HEADER
-from tests.agent_loop import FILLER, ScriptedModel, check_calls, lookup, tokens, user_text
+from tests.agent_loop import (
+    AGREED,
+    FILLER,
+    ScriptedModel,
+    check_calls,
+    lookup,
+    tokens,
+    user_text,
+)
 
 WINDOW = 700
 
@@ -74,3 +82,23 @@ def test_an_async_agent_gets_the_same_requests() -> None:
     assert len(model.calls) == 12
     assert all(tokens(m) <= WINDOW for m in model.calls)
     assert HEADER in model.calls[-1][0].content
+
+
+def test_langchains_own_summarization_keeps_the_block_verbatim_in_its_summary() -> None:
+    from langchain.agents.middleware import SummarizationMiddleware
+
+    from scratchpad.history import SUMMARY_PREFIXES
+    from scratchpad.integrations.langchain import scratchpad_summarizer
+
+    model = ScriptedModel(calls=[])
+    with Scratchpad(":memory:") as pad:
+        summarizing = SummarizationMiddleware(
+            model=model, trigger=("messages", 12), keep=("messages", 4),
+            summarizer=scratchpad_summarizer(pad), trim_tokens_to_summarize=None)
+        history = _run([summarizing], model)
+        stored = [t.content for t in pad.store.turns("refund-42")]
+    summary = next(m for m in history if str(m.content).startswith(SUMMARY_PREFIXES))
+    assert HEADER in summary.content and AGREED in summary.content  # verbatim, not "about"
+    assert len(history) < 40  # the middleware did replace old messages
+    assert stored and not any(t.startswith(SUMMARY_PREFIXES) for t in stored)
+    assert any(AGREED in t for t in stored)

@@ -8,6 +8,12 @@ system prompt, then the most recent messages verbatim, tool calls with their res
 Only the request is rewritten (``ModelRequest.override``); the messages the agent keeps
 in its state, and its checkpointer stores, stay as they were.
 
+``scratchpad_summarizer(pad)`` is for LangChain's own ``SummarizationMiddleware``
+instead (``summarizer=``): the messages it summarizes are pinned in the pad, and the
+summary message it writes in their place holds the carried-forward block verbatim, then
+an extractive summary (no model). That middleware does change the agent's state; give it
+``trim_tokens_to_summarize=None`` so that every summarized message reaches the pad.
+
 Install with ``pip install "scratchpad[langchain]"``. The thread is the LangGraph run's
 ``thread_id`` (``config={"configurable": {"thread_id": ...}}``), else the ``thread``
 given (a name, or a function of the request).
@@ -16,15 +22,22 @@ given (a name, or a function of the request).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
-from langchain_core.messages import SystemMessage
+from langchain_core.messages import BaseMessage, SystemMessage
 
 from scratchpad.compaction import compact
+from scratchpad.messages import parse_message
 from scratchpad.pipeline import Scratchpad
-from scratchpad.summary import Summarizer
+from scratchpad.summary import (
+    DeterministicSummarizer,
+    Summarizer,
+    Summary,
+    SummaryRequest,
+    SummaryTurn,
+)
 
 ThreadOf = str | Callable[[ModelRequest], str]
 
@@ -73,15 +86,47 @@ class ScratchpadMiddleware(AgentMiddleware):
                                 messages=head + rest)
 
     def _thread(self, request: ModelRequest) -> str:
-        if callable(self.thread):
-            return self.thread(request)
-        try:
-            from langgraph.config import get_config
+        return self.thread(request) if callable(self.thread) else _run_thread(self.thread)
 
-            thread_id = get_config().get("configurable", {}).get("thread_id")
-        except (ImportError, RuntimeError):  # outside a LangGraph run
-            thread_id = None
-        return str(thread_id) if thread_id is not None else self.thread
+
+def scratchpad_summarizer(pad: Scratchpad, *, thread: str = "default",
+                          block_tokens: int | None = None,
+                          summarizer: Summarizer | None = None
+                          ) -> Callable[[Sequence[BaseMessage]], str]:
+    """A ``summarizer`` for ``SummarizationMiddleware``: pins the messages it is given in
+    ``pad`` (the run's thread, else ``thread``) and returns the block, then the running
+    summary with those messages appended (``summarizer``, by default the extractive one;
+    kept in the pad between calls, as compaction keeps it)."""
+    writer = summarizer or DeterministicSummarizer()
+
+    def summarize(messages: Sequence[BaseMessage]) -> str:
+        name = _run_thread(thread)
+        synced = pad.sync(name, list(messages))
+        block = pad.render(name, max_tokens=block_tokens) if name in pad.threads() else ""
+        turns = [SummaryTurn(turn=n, role=parsed.role, text=parsed.text)
+                 for m, n in zip(messages, synced.numbers, strict=True)
+                 if n is not None and (parsed := parse_message(m)).role != "system"]
+        stored = pad.store.summary(name)  # the running summary, carried from call to call
+        previous = Summary.model_validate_json(stored) if stored else None
+        new = writer.summarize(SummaryRequest(turns=turns, pinned=block, previous=previous))
+        summary = previous.followed_by(new) if previous else new
+        if summary.turns_covered:
+            pad.store.save_summary(name, summary.model_dump_json(), summary.turns_covered[1])
+        text = summary.render()
+        return "\n\n".join(part for part in (block.strip(), text.strip()) if part)
+
+    return summarize
+
+
+def _run_thread(default: str) -> str:
+    """The running LangGraph thread's id, else ``default``."""
+    try:
+        from langgraph.config import get_config
+
+        thread_id = get_config().get("configurable", {}).get("thread_id")
+    except (ImportError, RuntimeError):  # outside a LangGraph run
+        thread_id = None
+    return str(thread_id) if thread_id is not None else default
 
 
 def _with_block(system: SystemMessage | None, block: str) -> SystemMessage:
