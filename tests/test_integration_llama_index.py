@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from llama_index.core.base.llms.types import TextBlock, ToolCallBlock
 from llama_index.core.llms import ChatMessage
 from llama_index.core.memory import Memory
@@ -19,6 +20,8 @@ from scratchpad.tokens import message_tokens, messages_tokens
 from tests.agent_loop import AGREED, FILLER, user_text
 
 LIMIT = 900
+#: LlamaIndex's own pydantic use warns on every run; none of it is this adapter's.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def _messages() -> list[ChatMessage]:
@@ -85,3 +88,52 @@ def test_under_pressure_the_block_shrinks_by_salience_before_it_goes() -> None:
     full, shorter, gone = asyncio.run(main())
     assert shorter is not None and len(shorter) < len(full) and "€18" in shorter
     assert gone is None
+
+
+def test_a_function_agent_loop_gets_the_block_once_the_agreement_is_flushed() -> None:
+    """LlamaIndex's ``FunctionAgent`` with its ``MockFunctionCallingLLM`` (scripted: a
+    tool call for each user message, then an answer), ten runs on one ``Memory``."""
+    from llama_index.core.agent.workflow import FunctionAgent
+    from llama_index.core.llms.mock import MockFunctionCallingLLM
+
+    from scratchpad.tokens import count
+
+    calls: list[list[ChatMessage]] = []
+
+    def scripted(messages, **kwargs) -> ChatMessage:
+        calls.append(list(messages))
+        n = len(calls)
+        if messages[-1].role.value == "tool":
+            text = (f"Agreed: I will refund {AGREED} to your card for A-77215." if n == 6
+                    else f"Update {n}: {FILLER}")
+            return ChatMessage(role="assistant", content=text)
+        return ChatMessage(role="assistant", blocks=[ToolCallBlock(
+            tool_call_id=f"call_{n}", tool_name="lookup", tool_kwargs={"order": "A-77215"})])
+
+    def lookup(order: str) -> str:
+        """Look an order up."""
+        return f"Order {order}: in transit. {FILLER}"
+
+    async def main() -> tuple[int, int]:
+        with Scratchpad(":memory:") as pad:
+            memory = Memory.from_defaults(
+                session_id="refund-42", token_limit=LIMIT,
+                memory_blocks=[ScratchpadMemoryBlock(pad=pad, thread="refund-42")])
+            agent = FunctionAgent(tools=[lookup], system_prompt="You are a refunds agent.",
+                                  llm=MockFunctionCallingLLM(response_generator=scripted))
+            for k in range(10):
+                await agent.run(user_msg=user_text(k), memory=memory)
+            return len(await memory.aget_all()), len(pad.store.turns("refund-42"))
+
+    kept, pinned = asyncio.run(main())
+    assert kept == 40 and 0 < pinned < 40
+    assert len(calls) == 20
+    carried = 0
+    for n, messages in enumerate(calls[6:], 7):  # every call after the agreement
+        assert sum(count(str(m.content)) for m in messages) <= LIMIT, n
+        system = "\n".join(str(m.content) for m in messages if m.role.value == "system")
+        recent = [str(m.content) for m in messages if m.role.value != "system"]
+        if not any(AGREED in text for text in recent):  # flushed out of the short term
+            assert HEADER in system and AGREED in system, n
+            carried += 1
+    assert carried >= 8
