@@ -7,11 +7,14 @@ then the most recent turns verbatim, in the input's format (OpenAI or Anthropic)
 
 * The cut falls between whole turns (:mod:`scratchpad.cut`): no tool result without its
   call, the latest user message kept.
-* The output can be fed back with new messages appended, again and again: the block
-  message is recognized (:func:`is_block`) and neither extracted nor summarized, the kept
-  turns are matched to their stored turn numbers by content hash, new messages continue
-  the numbering, and only turns the running summary does not cover yet are summarized
-  (the new part is appended to it; see :meth:`scratchpad.summary.Summary.followed_by`).
+* The output can be fed back with new messages appended, again and again, and so can a
+  history a framework rewrote: the input goes through :meth:`Scratchpad.sync`, so the
+  block message (:func:`is_block`) and a framework's summary are neither extracted nor
+  summarized (they stay in front, verbatim, except an earlier block, which the new one
+  replaces), the kept turns are matched to their stored turn numbers by content hash, new
+  messages continue the numbering, and only turns the running summary does not cover yet
+  are summarized (the new part is appended to it; see
+  :meth:`scratchpad.summary.Summary.followed_by`).
 * The block comes from the store, never from the summarizer, so a pinned value never
   lives only in the summary. If the summarizer raises or runs past ``timeout``, the
   messages come back unchanged and the log says why.

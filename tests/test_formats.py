@@ -115,3 +115,41 @@ def test_compaction_writes_the_block_in_the_format_asked() -> None:
 def test_an_unknown_object_is_a_one_line_input_error() -> None:
     with pytest.raises(InputError, match="expected a message object"):
         compact([object()], thread="x", window=100)
+
+
+def test_llama_index_messages_round_trip_through_their_chat_form() -> None:
+    from llama_index.core.base.llms.types import TextBlock, ToolCallBlock
+    from llama_index.core.llms import ChatMessage
+
+    messages = [
+        ChatMessage(role="system", content="You are a refunds agent."),
+        ChatMessage(role="user", content="Refund order A-77215, €930 as agreed."),
+        ChatMessage(role="assistant", blocks=[
+            TextBlock(text="Let me look."),
+            ToolCallBlock(tool_call_id="call_1", tool_name="refund",
+                          tool_kwargs={"order": "A-77215"})]),
+        ChatMessage(role="tool", content='{"refund_id": "RF-5521"}',
+                    additional_kwargs={"tool_call_id": "call_1"}),
+    ]
+    chat = [as_chat(m) for m in messages]
+    assert [c["role"] for c in chat] == ["system", "user", "assistant", "tool"]
+    assert chat[2]["tool_calls"] == [{"id": "call_1", "type": "function", "function": {
+        "name": "refund", "arguments": '{"order": "A-77215"}'}}]
+    back = [_llama_index(c) for c in chat]
+    assert [as_chat(b) for b in back] == chat
+    with Scratchpad(":memory:") as pad:
+        pad.sync("li", messages)
+        assert {"A-77215", "€930", "RF-5521"} <= {r.text for r in pad.records("li")}
+
+
+def _llama_index(chat: dict):
+    """The LlamaIndex message a chat dict stands for (the test's way back)."""
+    from llama_index.core.base.llms.types import TextBlock, ToolCallBlock
+    from llama_index.core.llms import ChatMessage
+
+    blocks = [TextBlock(text=chat["content"])] if chat.get("content") else []
+    blocks += [ToolCallBlock(tool_call_id=t["id"], tool_name=t["function"]["name"],
+                             tool_kwargs=json.loads(t["function"]["arguments"]))
+               for t in chat.get("tool_calls", [])]
+    extra = {"tool_call_id": chat["tool_call_id"]} if "tool_call_id" in chat else {}
+    return ChatMessage(role=chat["role"], blocks=blocks, additional_kwargs=extra)
