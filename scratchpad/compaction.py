@@ -100,6 +100,12 @@ def _block_message(text: str, as_anthropic: bool) -> dict[str, Any]:
     return {"role": "system", "content": text}
 
 
+def stored_summary(pad: Scratchpad, thread: str) -> Summary | None:
+    """``thread``'s running summary, as the last compaction left it (None before one)."""
+    stored = pad.store.summary(thread)
+    return Summary.model_validate_json(stored) if stored else None
+
+
 def _chat(message: Any, line: int) -> dict[str, Any]:
     """A copy of ``message`` as a chat-message dict; one of no known format fails as
     the message reader says."""
@@ -189,8 +195,7 @@ def compact(
                    seconds=round(time.perf_counter() - started, 4))
         return Compaction(originals, log, kept=list(range(len(originals))))
 
-    previous_json = pad.store.summary(thread)
-    previous = Summary.model_validate_json(previous_json) if previous_json else None
+    previous = stored_summary(pad, thread)
     covered = previous.turns_covered[1] if previous and previous.turns_covered else 0
     start = cut_point(turns, keep_recent, keep_last_user=False)
     # The latest user message stays, verbatim, even when the recent turns after it are

@@ -84,23 +84,21 @@ def align(hashes: Sequence[str], tail: Sequence[str], stored: int,
     runs = _runs_ending_on(hashes, tail)
     best = max(range(len(hashes)), key=lambda j: (runs[j], -j), default=None)
     if best is None or runs[best] == 0:
-        _in_order(hashes, where, out, 0, len(hashes), below=stored + 1)
+        _in_order(hashes, where, out, len(hashes), below=stored + 1)
         return out
     first = best - runs[best] + 1
     for k in range(runs[best]):
         out[first + k] = stored - runs[best] + 1 + k
-    _in_order(hashes, where, out, 0, first, below=stored - runs[best] + 1)
-    for j in range(best + 1, len(hashes)):
-        out[j] = None  # new turns
-    return out
+    _in_order(hashes, where, out, first, below=stored - runs[best] + 1)
+    return out  # (after the run: None, new turns)
 
 
 def _in_order(hashes: Sequence[str], where: Mapping[str, Sequence[int]],
-              out: list[int | None], start: int, end: int, *, below: int) -> None:
-    """Match ``hashes[start:end]`` to stored turns in increasing order, each the first
-    after the previous match and all below ``below``."""
+              out: list[int | None], end: int, *, below: int) -> None:
+    """Match ``hashes[:end]`` to stored turns in increasing order, each the first after
+    the previous match and all below ``below``."""
     last = 0
-    for j in range(start, end):
+    for j in range(end):
         numbers = where.get(hashes[j], ())
         k = bisect_right(numbers, last)  # (each hash's numbers are in turn order)
         if k < len(numbers) and numbers[k] < below:

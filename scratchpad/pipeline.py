@@ -231,10 +231,9 @@ class Scratchpad:
                 result.numbers[i] = number
             result.rewritten = sum(1 for n in found[:matched + 1] if n is None)
             fresh = turns[matched + 1:]
-            known = [parsed[i] for i in turns[:matched + 1] if result.numbers[i] is not None]
+            known = [parsed[i] for i, n in zip(turns, found, strict=True) if n is not None]
             try:
-                self._add(thread, stored, [parsed[i] for i in fresh],
-                          [hashes[p] for p in range(matched + 1, len(turns))],
+                self._add(thread, stored, [parsed[i] for i in fresh], hashes[matched + 1:],
                           context=known, result=result)
             except StaleThreadError:
                 continue  # another writer extended the thread: match again

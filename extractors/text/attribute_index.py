@@ -50,10 +50,9 @@ class _Test:
     #: A regex test's answer per string (by its hash): words recur across turns.
     seen: dict[int, bool] = field(default_factory=dict, compare=False)
 
-    def holds(self, row: Sequence[int], doc: Doc) -> bool:
-        value = row[self.column]
-        if self.regex is None:
-            return (value in self.values) != self.negated
+    def matches_text(self, value: int, doc: Doc) -> bool:
+        """Whether this regex test matches the string whose hash is ``value``."""
+        assert self.regex is not None
         answer = self.seen.get(value)
         if answer is None:
             if len(self.seen) >= MEMO_SIZE:
@@ -73,14 +72,12 @@ class _Pattern:
 class AttributeIndex:
     """The matches of an ``AttributeRuler``, by lookup (see the module's docstring)."""
 
-    def __init__(self, ruler: AttributeRuler, keyed: dict[tuple[int, int], list[_Pattern]],
-                 unkeyed: list[_Pattern], key_columns: list[int]) -> None:
+    def __init__(self, ruler: AttributeRuler, keyed: dict[int, dict[int, list[_Pattern]]],
+                 unkeyed: list[_Pattern]) -> None:
         self.ruler = ruler
         self._unkeyed = unkeyed
         #: Per attribute tested first: (its column, patterns by the value they want).
-        self._by_column: list[tuple[int, dict[int, list[_Pattern]]]] = [
-            (column, {value: found for (c, value), found in keyed.items() if c == column})
-            for column in key_columns]
+        self._by_column = sorted(keyed.items())
         strings = ruler.vocab.strings
         self._match_ids = [strings.add(str(n)) for n in range(len(ruler.attrs))]
 
@@ -89,7 +86,7 @@ class AttributeIndex:
         """The index of ``ruler``'s patterns, or None if one is beyond it."""
         strings = ruler.vocab.strings
         columns = {name: n for n, name in enumerate(ATTRIBUTES)}
-        keyed: dict[tuple[int, int], list[_Pattern]] = {}
+        keyed: dict[int, dict[int, list[_Pattern]]] = {}
         unkeyed: list[_Pattern] = []
         for entry, spec in enumerate(ruler.patterns):
             alternatives: Any = spec["patterns"]  # (typed loosely in spaCy's stubs)
@@ -107,10 +104,10 @@ class AttributeIndex:
                 if key is None:
                     unkeyed.append(pattern)
                 else:
+                    by_value = keyed.setdefault(key.column, {})
                     for value in key.values:
-                        keyed.setdefault((key.column, value), []).append(pattern)
-        used = sorted({column for column, _ in keyed})
-        return cls(ruler, keyed, unkeyed, used)
+                        by_value.setdefault(value, []).append(pattern)
+        return cls(ruler, keyed, unkeyed)
 
     def matches(self, doc: Doc) -> list[tuple[int, int, int, int]]:
         """``(entry, match id, start, end)`` of every match, sorted as
@@ -141,11 +138,11 @@ def _holds(pattern: _Pattern, rows: Sequence[Sequence[int]], doc: Doc, start: in
     """Whether ``pattern`` matches the tokens from ``start`` on."""
     for k, tests in enumerate(pattern.tokens):
         row = rows[start + k]
-        for test in tests:
+        for test in tests:  # (inline: the equality tests run at every token)
             if test.regex is None:
                 if (row[test.column] in test.values) == test.negated:
                     return False
-            elif not test.holds(row, doc):
+            elif not test.matches_text(row[test.column], doc):
                 return False
     return True
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scratchpad.compaction import compact
 from scratchpad.cut import clean, is_user_text
+from scratchpad.integrations.compacting import Compactor
 from scratchpad.pipeline import Scratchpad
 
 
@@ -26,22 +26,20 @@ def compact_for_anthropic(system: str | Sequence[Mapping[str, Any]] | None,
                           thread: str, window: int, **options: Any
                           ) -> tuple[list[dict[str, Any]], list[Mapping[str, Any]]]:
     """Return the ``(system blocks, messages)`` to send (see the module docstring);
-    ``options`` go to :func:`scratchpad.compaction.compact` (``keep_recent``,
+    ``options``: the compaction settings (``keep_recent``,
     ``summarizer``, ``trigger``, ``block_tokens``)."""
     blocks = _blocks(system)
     head = [{"role": "system", "content": blocks}] if blocks else []
-    given: list[Mapping[str, Any]] = [*head, *messages]
-    out = compact(given, pad=pad, thread=thread, window=window, format="openai", **options)
-    if not out.changed or out.block is None or out.block_at is None:
+    found = Compactor(pad, window, **options)([*head, *messages], thread, head=len(head))
+    if found is None:
         return blocks, list(messages)
-    kept = [given[i] for i in out.kept[out.block_at:]]
-    before = [given[i] for i in out.kept[:out.block_at] if i >= len(head)]
-    sent = [*before, *kept]
+    block, before, after = found
+    sent = [*before, *after]
     # The API wants a user message first: the kept part may begin inside a tool loop, so
     # it starts at its first user message that says something (and orphans no tool
     # result); what comes before it is older than that message, and in the block.
     start = next((k for k, m in enumerate(sent) if is_user_text(m) and clean(sent, k)), 0)
-    return [*blocks, {"type": "text", "text": out.block}], sent[start:]
+    return [*blocks, {"type": "text", "text": block}], sent[start:]
 
 
 def _blocks(system: str | Sequence[Mapping[str, Any]] | None) -> list[dict[str, Any]]:

@@ -28,13 +28,13 @@ from typing import Any
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import BaseMessage, SystemMessage
 
-from scratchpad.compaction import compact
+from scratchpad.compaction import stored_summary
+from scratchpad.integrations.compacting import Compactor
 from scratchpad.messages import parse_message
 from scratchpad.pipeline import Scratchpad
 from scratchpad.summary import (
     DeterministicSummarizer,
     Summarizer,
-    Summary,
     SummaryRequest,
     SummaryTurn,
 )
@@ -49,15 +49,8 @@ class ScratchpadMiddleware(AgentMiddleware):
                  summarizer: Summarizer | None = None, trigger: float = 0.6,
                  block_tokens: int | None = None, thread: ThreadOf = "default") -> None:
         super().__init__()
-        self.pad = pad
-        self.window = window
-        self.keep_recent = keep_recent
-        self.summarizer = summarizer
-        self.trigger = trigger
-        self.block_tokens = block_tokens
+        self.compactor = Compactor(pad, window, keep_recent, summarizer, trigger, block_tokens)
         self.thread = thread
-        #: What the last call did (compaction's JSON log line), for logs and tests.
-        self.last_log: dict[str, Any] = {}
 
     def wrap_model_call(self, request: ModelRequest,
                         handler: Callable[[ModelRequest], ModelResponse]) -> Any:
@@ -72,18 +65,14 @@ class ScratchpadMiddleware(AgentMiddleware):
         """The request the model gets: ``request`` itself while it fits the trigger, else
         with the block in its system message and only the recent messages."""
         system = request.system_message
-        given: list[Any] = ([system] if system is not None else []) + list(request.messages)
-        out = compact(given, thread=self._thread(request), window=self.window,
-                      trigger=self.trigger, keep_recent=self.keep_recent,
-                      summarizer=self.summarizer, pad=self.pad,
-                      block_tokens=self.block_tokens, format="openai")
-        self.last_log = out.log
-        if not out.changed or out.block is None or out.block_at is None:
+        head = [system] if system is not None else []
+        found = self.compactor([*head, *request.messages], self._thread(request),
+                               head=len(head))
+        if found is None:
             return request
-        head = [given[i] for i in out.kept[:out.block_at] if given[i] is not system]
-        rest = [given[i] for i in out.kept[out.block_at:]]
-        return request.override(system_message=_with_block(system, out.block),
-                                messages=head + rest)
+        block, before, after = found
+        return request.override(system_message=_with_block(system, block),
+                                messages=[*before, *after])
 
     def _thread(self, request: ModelRequest) -> str:
         return self.thread(request) if callable(self.thread) else _run_thread(self.thread)
@@ -102,12 +91,11 @@ def scratchpad_summarizer(pad: Scratchpad, *, thread: str = "default",
     def summarize(messages: Sequence[BaseMessage]) -> str:
         name = _run_thread(thread)
         synced = pad.sync(name, list(messages))
-        block = pad.render(name, max_tokens=block_tokens) if name in pad.threads() else ""
+        block = pad.render(name, max_tokens=block_tokens) if pad.store.has_thread(name) else ""
         turns = [SummaryTurn(turn=n, role=parsed.role, text=parsed.text)
                  for m, n in zip(messages, synced.numbers, strict=True)
                  if n is not None and (parsed := parse_message(m)).role != "system"]
-        stored = pad.store.summary(name)  # the running summary, carried from call to call
-        previous = Summary.model_validate_json(stored) if stored else None
+        previous = stored_summary(pad, name)  # carried from call to call, as compaction does
         new = writer.summarize(SummaryRequest(turns=turns, pinned=block, previous=previous))
         summary = previous.followed_by(new) if previous else new
         if summary.turns_covered:

@@ -21,7 +21,7 @@ from typing import Any
 from langchain_core.messages import SystemMessage
 from langchain_core.runnables import RunnableConfig
 
-from scratchpad.compaction import compact
+from scratchpad.integrations.compacting import Compactor
 from scratchpad.pipeline import Scratchpad
 from scratchpad.summary import Summarizer
 
@@ -35,21 +35,16 @@ def pre_model_hook(pad: Scratchpad, *, window: int, keep_recent: int = 6,
     """A ``pre_model_hook`` for ``langgraph.prebuilt.create_react_agent`` that compacts
     the model's input around ``pad``'s pins (see the module docstring)."""
     prompt = [SystemMessage(content=system_prompt)] if system_prompt else []
+    compactor = Compactor(pad, window, keep_recent, summarizer, trigger, block_tokens)
 
     def hook(state: Any, config: RunnableConfig) -> dict[str, Any]:
         messages = list(state["messages"] if isinstance(state, Mapping) else state.messages)
-        configurable = (config or {}).get("configurable") or {}
-        thread_id = configurable.get("thread_id")
-        given = [*prompt, *messages]
-        out = compact(given, thread=str(thread_id) if thread_id is not None else thread,
-                      window=window, trigger=trigger, keep_recent=keep_recent,
-                      summarizer=summarizer, pad=pad, block_tokens=block_tokens,
-                      format="openai")
-        hook.last_log = out.log  # type: ignore[attr-defined]
-        if not out.changed or out.block is None or out.block_at is None:
+        thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
+        found = compactor([*prompt, *messages],
+                          str(thread_id) if thread_id is not None else thread, head=len(prompt))
+        if found is None:
             return {"llm_input_messages": messages}
-        head = [given[i] for i in out.kept[:out.block_at] if i >= len(prompt)]
-        rest = [given[i] for i in out.kept[out.block_at:]]
-        return {"llm_input_messages": [*head, SystemMessage(content=out.block), *rest]}
+        block, before, after = found
+        return {"llm_input_messages": [*before, SystemMessage(content=block), *after]}
 
     return hook

@@ -53,6 +53,6 @@ class ScratchpadMemoryBlock(BaseMemoryBlock[str]):
         return await asyncio.to_thread(self._render, budget)
 
     def _render(self, max_tokens: int | None) -> str:
-        if self.thread not in self.pad.threads():
+        if not self.pad.store.has_thread(self.thread):
             return ""
         return self.pad.render(self.thread, max_tokens=max_tokens)

@@ -22,7 +22,7 @@ from typing import Any
 from agents.memory import Session
 from agents.run_config import CallModelData, ModelInputData
 
-from scratchpad.compaction import compact
+from scratchpad.integrations.compacting import Compactor
 from scratchpad.pipeline import Scratchpad
 from scratchpad.summary import Summarizer
 
@@ -34,15 +34,8 @@ class ScratchpadInputFilter:
     def __init__(self, pad: Scratchpad, thread: str, *, window: int, keep_recent: int = 6,
                  summarizer: Summarizer | None = None, trigger: float = 0.6,
                  block_tokens: int | None = None) -> None:
-        self.pad = pad
+        self.compactor = Compactor(pad, window, keep_recent, summarizer, trigger, block_tokens)
         self.thread = thread
-        self.window = window
-        self.keep_recent = keep_recent
-        self.summarizer = summarizer
-        self.trigger = trigger
-        self.block_tokens = block_tokens
-        #: What the last call did (compaction's JSON log line).
-        self.last_log: dict[str, Any] = {}
 
     async def __call__(self, data: CallModelData[Any]) -> ModelInputData:
         return await asyncio.to_thread(self.filtered, data.model_data)
@@ -52,17 +45,12 @@ class ScratchpadInputFilter:
         and the recent items."""
         instructions = model_data.instructions
         head = [{"role": "system", "content": instructions}] if instructions else []
-        given: list[Any] = [*head, *model_data.input]
-        out = compact(given, thread=self.thread, window=self.window, trigger=self.trigger,
-                      keep_recent=self.keep_recent, summarizer=self.summarizer, pad=self.pad,
-                      block_tokens=self.block_tokens, format="openai")
-        self.last_log = out.log
-        if not out.changed or out.block is None or out.block_at is None:
+        found = self.compactor([*head, *model_data.input], self.thread, head=len(head))
+        if found is None:
             return model_data
-        before = [given[i] for i in out.kept[:out.block_at] if i >= len(head)]
-        after = [given[i] for i in out.kept[out.block_at:]]
-        block: Any = {"role": "system", "content": out.block}  # an EasyInputMessage
-        return ModelInputData(input=[*before, block, *after], instructions=instructions)
+        block, before, after = found
+        item: Any = {"role": "system", "content": block}  # an EasyInputMessage
+        return ModelInputData(input=[*before, item, *after], instructions=instructions)
 
 
 class ScratchpadSession:
@@ -80,8 +68,9 @@ class ScratchpadSession:
 
     async def add_items(self, items: list[Any]) -> None:
         await self.inner.add_items(items)
-        history = await self.inner.get_items()
-        await asyncio.to_thread(self.pad.sync, self.session_id, history)
+        # only the new items: sync continues the thread with them (or matches those the
+        # input filter pinned already), at a cost that does not grow with the session
+        await asyncio.to_thread(self.pad.sync, self.session_id, items)
 
     async def pop_item(self) -> Any:
         item = await self.inner.pop_item()
