@@ -3,7 +3,8 @@
 The group and the console-script entry point live here; the commands live by what they
 act on: :mod:`~scratchpad.cli.threads` (ingest, records, open, render, compact),
 :mod:`~scratchpad.cli.attached_schemas` (attach, state) and
-:mod:`~scratchpad.cli.corpora` (extract, eval, extractors); what they share is
+:mod:`~scratchpad.cli.corpora` (extract, eval, extractors), :mod:`~scratchpad.cli.dashboard`
+(serve); what they share is
 :mod:`~scratchpad.cli.options`.
 """
 
@@ -15,6 +16,7 @@ import click
 
 from scratchpad.cli.attached_schemas import attach, state
 from scratchpad.cli.corpora import eval_, extract, extractors_
+from scratchpad.cli.dashboard import serve
 from scratchpad.cli.options import CONTEXT
 from scratchpad.cli.threads import compact, ingest, open_, records, render
 
@@ -36,7 +38,7 @@ def cli() -> None:
 
 
 for _command in (ingest, records, open_, render, compact, attach, state, extract, eval_,
-                 extractors_):
+                 extractors_, serve):
     cli.add_command(_command)
 
 

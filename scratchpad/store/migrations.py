@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from scratchpad.records import Record
 from scratchpad.salience import ValueGroup, is_value, mentioned, value_key
 from scratchpad.store.locking import write_transaction
+from scratchpad.store.state_tables import state_table_names
+from scratchpad.store.views import create_views
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -167,6 +169,13 @@ def m008_held_values(db: Database) -> None:
         {"thread": str, "id": str, "key": str, "turn": int, "record": str},
         pk=("thread", "id", "key"))
     db.table("held_values").create_index(["thread", "key"], index_name="idx_held_thread_key")
+
+
+@migration
+def m009_dashboard_views(db: Database) -> None:
+    """Stable views for dashboards and any SQL tool: ``open_items``, ``commitments``,
+    ``constraints``, ``timeline`` and ``missing_fields`` (:mod:`scratchpad.store.views`)."""
+    create_views(db.conn, state_table_names(db.table_names()))
 
 
 def migrate(conn: sqlite3.Connection, where: str = ":memory:") -> list[str]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from extractors.text.guard import rx
 from scratchpad.store.locking import store_call
+from scratchpad.store.views import refresh_missing_fields
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -75,7 +76,10 @@ class StateTables:
         schema gains fields)."""
         _check_state_table(table_name)
         with self._write():
+            new = table_name not in self._table_names()
             self.db.table(table_name).upsert(row, pk="thread", alter=True)
+            if new:
+                refresh_missing_fields(self.db.conn, state_table_names(self._table_names()))
 
     @store_call
     def state_missing(self, table_name: str, thread: str) -> tuple[list[str], int] | None:
