@@ -37,7 +37,7 @@ from scratchpad.records import (
 from scratchpad.render import render_block
 from scratchpad.salience import is_value, value_key
 from scratchpad.store import StaleThreadError, Store, StoreError, open_store
-from scratchpad.writing import IngestResult, SyncResult, add_turns, content_hash
+from scratchpad.writing import IngestResult, Progress, SyncResult, add_turns, content_hash
 
 if TYPE_CHECKING:
     from extractors.registry import Registry
@@ -154,13 +154,15 @@ class Scratchpad:
         messages: Iterable[Mapping[str, Any] | Message],
         *,
         rebuild: bool = False,
+        progress: Progress | None = None,
     ) -> IngestResult:
         """Store and extract the turns of ``messages`` that are not stored yet.
 
         ``messages`` is the whole conversation so far (system messages included or
         not). Turns already stored must be unchanged: re-sending the same messages adds
         nothing; an edited earlier turn raises :class:`TurnConflictError` unless
-        ``rebuild`` is true, which drops the thread and ingests it again.
+        ``rebuild`` is true, which drops the thread and ingests it again. ``progress``
+        is called with (turns stored, turns to store) after each new turn.
         """
         parsed = [
             m if isinstance(m, Message) else parse_message(m, source="messages", line=i)
@@ -179,9 +181,11 @@ class Scratchpad:
             first = len(stored)
             try:
                 self._add(thread, first, turns[first:], hashes[first:], context=turns[:first],
-                          result=result)
+                          result=result, progress=progress)
                 if not result.new_turns:
                     self.schemas.heal(thread, self.attached(thread))
+                log.info("thread %r: %d new turns, %d records, %d status changes", thread,
+                         len(result.new_turns), result.records_added, result.events)
                 return result
             except StaleThreadError:
                 # Another process wrote turns of this thread since they were read: read
@@ -279,7 +283,8 @@ class Scratchpad:
         return result
 
     def _add(self, thread: str, first: int, fresh: list[Message], hashes: list[str],
-             *, context: list[Message], result: IngestResult) -> None:
+             *, context: list[Message], result: IngestResult,
+             progress: Progress | None = None) -> None:
         """Extract and store ``fresh`` as turns ``first + 1`` on, counting into
         ``result``, then refresh the thread's schema rows. Raises
         :class:`StaleThreadError` when another writer got there first (the turns stored
@@ -289,7 +294,7 @@ class Scratchpad:
         schemas = self.attached(thread)  # an unloadable schema fails before any write
         add_turns(self.store, self.processor, thread, first, fresh, hashes, context=context,
                   result=result, reference=self._reference, date_order=self._date_order,
-                  encoding=self._encoding)
+                  encoding=self._encoding, progress=progress)
         self.schemas.refresh(thread, result.new_turns[-1], schemas)
 
     # -- reading ------------------------------------------------------------------------

@@ -11,9 +11,10 @@ reads (:mod:`scratchpad.salience`), and the token count compaction uses.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from scratchpad import tokens
 from scratchpad.extraction import LIVE_WINDOW, RESOLVABLE, TurnProcessor, action, turn_views
@@ -31,6 +32,11 @@ from scratchpad.store import Store, StoredTurn
 
 #: How many stored turns back an ingest looks for the tool output a new reply may echo.
 ECHO_TURNS = 40
+#: Turns annotated (spaCy) at a time: each turn's Doc is its own, so the size changes no
+#: record; it bounds the Docs held at once and lets progress move as turns are stored.
+ANNOTATE_BATCH = 64
+#: Told (turns stored so far, turns to store) after each turn an ingest stores.
+Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -61,6 +67,12 @@ class SyncResult(IngestResult):
     rewritten: int = 0
 
 
+def _annotated(processor: TurnProcessor, views: Sequence[Any]) -> Iterator[Any]:
+    """Each view's Doc, annotated :data:`ANNOTATE_BATCH` turns at a time."""
+    for start in range(0, len(views), ANNOTATE_BATCH):
+        yield from processor.annotate(views[start:start + ANNOTATE_BATCH])
+
+
 def content_hash(message: Message) -> str:
     """Return the hash that decides whether a stored turn is the same message."""
     return hashlib.sha256(message.canonical().encode("utf-8")).hexdigest()
@@ -71,16 +83,16 @@ def add_turns(store: Store, processor: TurnProcessor, thread: str, first: int,
               fresh: list[Message], hashes: list[str], *, context: list[Message],
               result: IngestResult, reference: datetime | None = None,
               date_order: Literal["dmy", "mdy"] | None = None,
-              encoding: str | None = None) -> None:
+              encoding: str | None = None, progress: Progress | None = None) -> None:
     """Extract and store ``fresh`` (with their content ``hashes``) as turns ``first + 1``
     on of ``thread``, counting into ``result``; ``context``: the earlier messages the
     caller has, read to name the tools whose results the new ones carry. Raises
     :class:`StaleThreadError` when another writer got there first (the turns stored
-    before that stay stored)."""
+    before that stay stored). ``progress``, when given, is told after each stored turn."""
     spoke = store.last_text_turns(thread) if first else {}
     views = turn_views(thread, first, fresh, context=context, spoke=spoke,
                        reference=reference, date_order=date_order)
-    docs = processor.annotate(views)
+    docs = _annotated(processor, views)
     kinds = processor.resolved_kinds
     live: dict[str, dict[str, Record]] = {kind: {} for kind in kinds}
     for r in store.recent_records(thread, kinds, RESOLVABLE, LIVE_WINDOW):
@@ -130,3 +142,5 @@ def add_turns(store: Store, processor: TurnProcessor, thread: str, first: int,
         result.new_turns.append(view.number)
         result.records_added += len(added)
         result.events += len(events)
+        if progress is not None:
+            progress(view.number - first, len(fresh))
