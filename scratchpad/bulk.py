@@ -15,12 +15,15 @@ one worker: one clear error naming the line, before any work starts.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from scratchpad.messages import Message, parse_messages
+
+log = logging.getLogger(__name__)
 
 #: Conversations a worker takes at a time: measured on the dev corpus (1,160 dialogues,
 #: 2 cores), 2-8 are within noise of each other; larger chunks leave a core idle at the end.
@@ -60,6 +63,7 @@ def run_corpus(
               for row in rows]
     settings = {"extractors": extractors, "model": model, **options}
     count = min(workers or cores(), len(rows) // MIN_PER_WORKER)
+    log.info("extracting %d conversations in %d process(es)", len(rows), max(count, 1))
     if count <= 1:
         from scratchpad.pipeline import Scratchpad
 

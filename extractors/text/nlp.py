@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -79,6 +80,14 @@ _LONG_RUN = rx(rf"\S{{{LONGEST_WORD + 1},}}", linear=True)
 @lru_cache(maxsize=4)
 def load(name: str | None = None) -> Language:
     """Load (once per process) the spaCy pipeline named ``name`` or the default."""
+    started = time.perf_counter()
+    nlp = _load(name)
+    log.info("spaCy pipeline %s loaded in %.2f s", nlp.meta.get("name", "?"),
+             time.perf_counter() - started)
+    return nlp
+
+
+def _load(name: str | None) -> Language:
     import spacy
 
     requested = name or os.environ.get("SCRATCHPAD_SPACY_MODEL") or None

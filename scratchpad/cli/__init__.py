@@ -18,6 +18,7 @@ from scratchpad.cli.attached_schemas import attach, state
 from scratchpad.cli.corpora import eval_, extract, extractors_
 from scratchpad.cli.dashboard import serve
 from scratchpad.cli.options import CONTEXT
+from scratchpad.cli.progress import verbosity_options
 from scratchpad.cli.threads import compact, ingest, open_, records, render
 
 __all__ = ["cli", "main"]
@@ -39,7 +40,9 @@ def cli() -> None:
 
 for _command in (ingest, records, open_, render, compact, attach, state, extract, eval_,
                  extractors_, serve):
+    _command.params.extend(verbosity_options())
     cli.add_command(_command)
+cli.params.extend(verbosity_options())
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from scratchpad.cli.options import (
     split_names,
     workers_option,
 )
+from scratchpad.cli.progress import Bar
 from scratchpad.errors import InputError
 
 # The corpus readers and the scorer are imported inside the commands that run them:
@@ -35,13 +36,18 @@ def _rows(corpus: str, limit: int | None) -> list[dict[str, Any]]:
 
 def _run_corpus(corpus: str, extractors: str | None, model: str | None, limit: int | None,
                 reference_date: datetime | None, date_order: str | None,
-                patterns: str | None, workers: int | None) -> Any:
+                patterns: str | None, workers: int | None, label: str) -> Any:
+    """Each conversation with its records, a bar on a terminal counting them."""
     from scratchpad.bulk import run_corpus
 
-    yield from run_corpus(_rows(corpus, limit), extractors=split_names(extractors),
-                          model=model, reference_date=reference_date, date_order=date_order,
-                          source=corpus, patterns=[patterns] if patterns else [],
-                          workers=workers)
+    rows = _rows(corpus, limit)
+    with Bar(label, len(rows)) as bar:
+        for done in run_corpus(rows, extractors=split_names(extractors), model=model,
+                               reference_date=reference_date, date_order=date_order,
+                               source=corpus, patterns=[patterns] if patterns else [],
+                               workers=workers):
+            yield done
+            bar.step()
 
 
 def _read_predictions(path: str) -> dict[str, list[dict[str, Any]]]:
@@ -86,7 +92,7 @@ def extract(corpus: str, as_json: bool, limit: int | None, extractors: str | Non
         scratchpad extract eval/dev.jsonl --json > records.jsonl
     """
     for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date, date_order,
-                                 patterns, workers):
+                                 patterns, workers, "extracting"):
         if as_json:
             print_json({"id": row["id"], "records": recs})
         else:
@@ -125,7 +131,7 @@ def eval_(corpus: str, records_file: str | None, as_json: bool, limit: int | Non
             score_conversation(scores, row, predicted.get(str(row["id"]), []))
     else:
         for row, recs in _run_corpus(corpus, extractors, model, limit, reference_date,
-                                     date_order, patterns, workers):
+                                     date_order, patterns, workers, "scoring"):
             score_conversation(scores, row, recs)
     summary = scores.summary()
     if as_json:

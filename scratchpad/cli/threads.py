@@ -22,6 +22,7 @@ from scratchpad.cli.options import (
     read_pad,
     reference_option,
 )
+from scratchpad.cli.progress import INGEST_BAR_TURNS, Bar
 
 
 @click.command()
@@ -56,7 +57,8 @@ def ingest(file: str, thread: str, rebuild: bool, schemas: tuple[str, ...], db_p
                   schemas) as pad:
         for name in schemas:
             pad.attach(thread, name)
-        result = pad.ingest(thread, messages, rebuild=rebuild)
+        with Bar("ingesting", minimum=INGEST_BAR_TURNS) as bar:
+            result = pad.ingest(thread, messages, rebuild=rebuild, progress=bar.update)
     if result.skipped:
         click.echo(f"thread {thread}: nothing new ({len(messages)} messages already stored)")
     else:
