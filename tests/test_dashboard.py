@@ -13,9 +13,19 @@ from typing import Any
 import pytest
 from datasette.app import Datasette
 
+from scratchpad import Scratchpad
 from scratchpad.dashboard.cells import cell_html, duration, json_html
 from scratchpad.dashboard.queries import QUERIES
-from tests.dashboard_site import SCRATCHPAD, build_db, chromium, chromium_path, get_json, serving
+from scratchpad.messages import read_messages
+from tests.dashboard_site import (
+    ROOT,
+    SCRATCHPAD,
+    build_db,
+    chromium,
+    chromium_path,
+    get_json,
+    serving,
+)
 
 QUESTION = ("Should the original €18 delivery charge be refunded too, or would you rather "
             "I leave that on the order?")
@@ -154,3 +164,22 @@ def test_serve_in_headless_chromium(db: Path, tmp_path: Path) -> None:
     for shot in ("open_items.png", "timeline.png"):
         assert (tmp_path / shot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (tmp_path / shot).stat().st_size > 20_000
+
+
+def test_a_file_made_before_the_views_gets_them_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    build = Scratchpad(path)
+    build.attach("e", "ticket")
+    build.ingest("e", read_messages(ROOT / "examples" / "espresso.jsonl")[:16])
+    build.close()
+    with sqlite3.connect(path) as conn:  # as a file written before the views existed
+        for view in ("open_items", "commitments", "constraints", "timeline", "missing_fields"):
+            conn.execute(f"drop view {view}")
+        conn.execute("delete from _migrations where name = 'm009_dashboard_views'")
+    with Scratchpad(path, extractors=[]):
+        pass
+    assert [r["text"] for r in rows(path, "select text from open_items where kind = 'question'")
+            ] == [QUESTION]
+    assert rows(path, "select count(*) as n from timeline")[0]["n"] > 0
+    assert rows(path, "select schema, missing from missing_fields") == [
+        {"schema": "ticket", "missing": "ticket id: not given"}]
