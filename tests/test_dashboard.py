@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -183,3 +184,14 @@ def test_a_file_made_before_the_views_gets_them_when_opened(tmp_path: Path) -> N
     assert rows(path, "select count(*) as n from timeline")[0]["n"] > 0
     assert rows(path, "select schema, missing from missing_fields") == [
         {"schema": "ticket", "missing": "ticket id: not given"}]
+
+
+def test_serve_on_a_port_in_use_is_a_one_line_error(db: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run([str(SCRATCHPAD), "serve", "--db", str(db), "--port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        f"Error: cannot listen on 127.0.0.1:{port}: Address already in use; pass another "
+        f"--port or --host"]

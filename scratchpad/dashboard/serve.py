@@ -8,6 +8,8 @@ read the views the store keeps (:mod:`scratchpad.store.views`).
 
 from __future__ import annotations
 
+import os
+import socket
 from importlib import resources
 
 from scratchpad.errors import ScratchpadError
@@ -30,4 +32,18 @@ def run(db_path: str, host: str, port: int) -> None:
     except ImportError:
         raise ScratchpadError("scratchpad serve needs Datasette: "
                               "pip install 'scratchpad[dashboard]'") from None
+    if port:
+        _check_free(host, port)
     datasette_cli.main(datasette_args(db_path, host, port), prog_name="scratchpad serve")
+
+
+def _check_free(host: str, port: int) -> None:
+    """Fail with one line when the address cannot be listened on (Datasette would start,
+    then stop with a log of its shutdown)."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise ScratchpadError(f"cannot listen on {host}:{port}: {reason}; "
+                              f"pass another --port or --host") from None
