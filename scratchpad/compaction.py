@@ -53,6 +53,7 @@ from scratchpad.summary import (
     SummaryRequest,
     SummaryTurn,
 )
+from scratchpad.writing import Progress
 
 #: Seconds a summarizer may take before compaction gives up and returns the input.
 DEFAULT_TIMEOUT = 60.0
@@ -137,6 +138,7 @@ def compact(
     block_tokens: int | None = None,
     encoding: str | None = None,
     format: Literal["auto", "openai", "anthropic"] = "auto",
+    progress: Progress | None = None,
 ) -> Compaction:
     """Return ``messages`` compacted to fit ``window`` tokens, or unchanged while they fit
     ``trigger × window`` (see the module docstring).
@@ -150,7 +152,8 @@ def compact(
     whole conversation on every call (and cannot carry a summary forward). The running
     summary is folded (its oldest items dropped) once it passes ``summary_cap`` tokens,
     by default an eighth of the window. The block gets at most ``block_tokens``, by
-    default a quarter of the window.
+    default a quarter of the window. ``progress`` is told (turns stored, turns to store)
+    as the new turns are stored.
     """
     if window <= 0 or not 0 < trigger <= 1 or keep_recent < 0:
         raise ValueError("window must be positive, trigger in (0, 1], keep_recent >= 0")
@@ -161,14 +164,15 @@ def compact(
             return compact(messages, thread=thread, window=window, trigger=trigger,
                            keep_recent=keep_recent, summarizer=summarizer, pad=scratch,
                            timeout=timeout, summary_cap=summary_cap,
-                           block_tokens=block_tokens, encoding=encoding, format=format)
+                           block_tokens=block_tokens, encoding=encoding, format=format,
+                           progress=progress)
     cap = summary_cap if summary_cap is not None else window // 8
     started = time.perf_counter()
     summarizer = summarizer or DeterministicSummarizer()
     originals = list(messages)
     given = [_chat(m, i) for i, m in enumerate(originals, 1)]
     as_anthropic = anthropic(given) if format == "auto" else format == "anthropic"
-    synced = pad.sync(thread, originals)
+    synced = pad.sync(thread, originals, progress=progress)
     index = {id(m): i for i, m in enumerate(given)}
     block_at = block_flags(given)
     # The system prompt, and what no stored turn stands for (a framework's summary, a

@@ -202,6 +202,7 @@ class Scratchpad:
         messages: Sequence[Any],  # messages of any format scratchpad.formats reads
         *,
         is_summary: SummaryTest | None = is_framework_summary,
+        progress: Progress | None = None,
     ) -> SyncResult:
         """Bring ``thread`` up to date with a history as an agent framework holds it: its
         older turns may be gone or replaced by a summary, or it may be compaction's output
@@ -212,6 +213,7 @@ class Scratchpad:
         and turns that match nothing but come before one that does (rewritten). Only the
         given messages are read and hashed. A history that shares no turn with the thread
         continues it; to take stored turns back, ``ingest(..., rebuild=True)``.
+        ``progress``: as for :meth:`ingest`.
         """
         parsed = [m if isinstance(m, Message) else parse_message(m, source="messages", line=i)
                   for i, m in enumerate(messages, 1)]
@@ -238,7 +240,7 @@ class Scratchpad:
             known = [parsed[i] for i, n in zip(turns, found, strict=True) if n is not None]
             try:
                 self._add(thread, stored, [parsed[i] for i in fresh], hashes[matched + 1:],
-                          context=known, result=result)
+                          context=known, result=result, progress=progress)
             except StaleThreadError:
                 continue  # another writer extended the thread: match again
             for i, number in zip(fresh, result.new_turns[before:], strict=True):

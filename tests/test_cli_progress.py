@@ -98,3 +98,11 @@ def test_verbose_logs_what_happens_and_works_after_the_command_too(tmp_path: Pat
 def test_version() -> None:
     code, out, _ = run(["--version"], terminal=False)
     assert code == 0 and out.decode().startswith("scratchpad, version ")
+
+
+def test_compacting_a_long_file_draws_the_ingest_bar(tmp_path: Path) -> None:
+    args = ["compact", str(long_conversation(tmp_path)), "--window", "4000",
+            "--db", str(tmp_path / "pad.db"), "--thread", "long"]
+    _, out, err = run(args, terminal=True)
+    assert b"ingesting" in err and b"246/246" in err
+    assert out.startswith(b"{")

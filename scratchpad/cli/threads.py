@@ -222,9 +222,11 @@ def compact(file: str, thread: str, window: int, trigger: float, keep_recent: in
                                       timeout=summary_timeout)
     messages = [m.raw for m in read_messages(file)]
     with open_pad(db_path, extractors, model, schemas=given_schemas) as pad:
-        result = run_compact(messages, pad=pad, thread=thread, window=window,
-                             trigger=trigger, keep_recent=keep_recent, summarizer=chosen,
-                             timeout=summary_timeout, block_tokens=block_tokens)
+        with Bar("ingesting", minimum=INGEST_BAR_TURNS) as bar:
+            result = run_compact(messages, pad=pad, thread=thread, window=window,
+                                 trigger=trigger, keep_recent=keep_recent, summarizer=chosen,
+                                 timeout=summary_timeout, block_tokens=block_tokens,
+                                 progress=bar.update)
     for message in result.messages:
         print_json(message)
     click.echo(json.dumps(result.log, ensure_ascii=False), err=True)
