@@ -3,17 +3,9 @@ turn; neither changes a record."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from scratchpad import Scratchpad, writing
-from tests.dashboard_site import ROOT
-
-
-def turns(copies: int) -> list[dict]:
-    lines = (ROOT / "examples" / "espresso.jsonl").read_text(encoding="utf-8").splitlines()
-    return [m for m in map(json.loads, lines) if m["role"] != "system"] * copies
 
 
 def records(messages: list[dict], **kwargs) -> list[dict]:
@@ -22,8 +14,9 @@ def records(messages: list[dict], **kwargs) -> list[dict]:
         return [r.to_json() for r in pad.records("t")]
 
 
-def test_batches_and_progress_change_no_record(monkeypatch: pytest.MonkeyPatch) -> None:
-    messages = turns(4)  # 164 turns: three batches
+def test_batches_and_progress_change_no_record(monkeypatch: pytest.MonkeyPatch,
+                                               espresso_messages: list[dict]) -> None:
+    messages = [m for m in espresso_messages if m["role"] != "system"] * 4  # 164: 3 batches
     seen: list[tuple[int, int]] = []
     batched = records(messages, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(n, 164) for n in range(1, 165)]

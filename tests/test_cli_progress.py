@@ -45,12 +45,11 @@ def run(args: list[str], *, terminal: bool) -> tuple[int, bytes, bytes]:
         return code, stdout.read(), bytes(seen)
 
 
-def long_conversation(tmp_path: Path, copies: int = 6) -> Path:
+def long_conversation(tmp_path: Path, espresso_messages: list[dict], copies: int = 6) -> Path:
     """The espresso conversation's turns ``copies`` times over: 246 turns."""
-    lines = [line for line in ESPRESSO.read_text(encoding="utf-8").splitlines()
-             if json.loads(line)["role"] != "system"]
+    turns = [m for m in espresso_messages if m["role"] != "system"] * copies
     path = tmp_path / "long.jsonl"
-    path.write_text("\n".join(lines * copies) + "\n", encoding="utf-8")
+    path.write_text("".join(json.dumps(m) + "\n" for m in turns), encoding="utf-8")
     return path
 
 
@@ -72,9 +71,11 @@ def test_eval_draws_a_bar_and_quiet_draws_none() -> None:
     assert quiet == b""
 
 
-def test_long_ingest_draws_a_bar_a_short_one_none(tmp_path: Path) -> None:
+def test_long_ingest_draws_a_bar_a_short_one_none(tmp_path: Path,
+                                                  espresso_messages: list[dict]) -> None:
     db = tmp_path / "pad.db"
-    _, out, err = run(["ingest", str(long_conversation(tmp_path)), "--thread", "long",
+    _, out, err = run(["ingest", str(long_conversation(tmp_path, espresso_messages)),
+                       "--thread", "long",
                        "--db", str(db)], terminal=True)
     assert out.startswith(b"thread long: turns 1-246 ingested")
     assert b"ingesting" in err and b"246/246" in err
@@ -100,8 +101,9 @@ def test_version() -> None:
     assert code == 0 and out.decode().startswith("scratchpad, version ")
 
 
-def test_compacting_a_long_file_draws_the_ingest_bar(tmp_path: Path) -> None:
-    args = ["compact", str(long_conversation(tmp_path)), "--window", "4000",
+def test_compacting_a_long_file_draws_the_ingest_bar(tmp_path: Path,
+                                                     espresso_messages: list[dict]) -> None:
+    args = ["compact", str(long_conversation(tmp_path, espresso_messages)), "--window", "4000",
             "--db", str(tmp_path / "pad.db"), "--thread", "long"]
     _, out, err = run(args, terminal=True)
     assert b"ingesting" in err and b"246/246" in err

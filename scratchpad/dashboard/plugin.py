@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from datasette import hookimpl  # type: ignore[import-untyped]
 from markupsafe import Markup
@@ -16,21 +17,22 @@ from scratchpad.dashboard.queries import QUERIES
 
 _VIEWS_MIGRATION = "m009_dashboard_views"
 _COLUMNS = JSON_COLUMNS | {"age_seconds"}
-_known: dict[tuple[int, str], bool] = {}
+#: Per Datasette database object, whether it is a Scratchpad one (asked once; a weak key,
+#: so a database that goes away takes its answer with it).
+_known: WeakKeyDictionary[Any, bool] = WeakKeyDictionary()
 
 
 async def is_scratchpad(datasette: Any, database: str) -> bool:
     """Whether ``database`` of this Datasette holds Scratchpad's views (asked once)."""
-    key = (id(datasette), database)
-    if key not in _known:
-        db = datasette.get_database(database)
+    db = datasette.get_database(database)
+    if db not in _known:
         found = False
         if "_migrations" in await db.table_names():
             rows = await db.execute("select 1 from _migrations where name = ?",
                                     [_VIEWS_MIGRATION])
             found = bool(rows.rows)
-        _known[key] = found
-    return _known[key]
+        _known[db] = found
+    return _known[db]
 
 
 @hookimpl
