@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -24,26 +24,29 @@ def completion(content: str) -> dict[str, Any]:
 
 
 @contextmanager
-def chat_server(behaviour: str, content: str = "", hang: float = 5.0
-                ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+def chat_server(behaviour: str, content: str | Callable[[dict[str, Any]], str] = "",
+                hang: float = 5.0) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """Serve chat completions; yield (base URL, the request bodies received).
 
-    ``behaviour``: ``reply`` (answer with ``content``), ``error`` (HTTP 500) or ``hang``
-    (sleep ``hang`` seconds before answering).
+    ``behaviour``: ``reply`` (answer with ``content``, or with what ``content`` returns
+    for the request body when it is a function: a scripted model), ``error`` (HTTP 500)
+    or ``hang`` (sleep ``hang`` seconds before answering).
     """
     received: list[dict[str, Any]] = []
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (the http.server API)
             length = int(self.headers.get("Content-Length", 0))
-            received.append(json.loads(self.rfile.read(length) or b"{}"))
+            request = json.loads(self.rfile.read(length) or b"{}")
+            received.append(request)
             if behaviour == "hang":
                 time.sleep(hang)
             if behaviour == "error":
                 body = json.dumps({"error": {"message": "model crashed"}}).encode()
                 self.send_response(500)
             else:
-                body = json.dumps(completion(content)).encode()
+                reply = content(request) if callable(content) else content
+                body = json.dumps(completion(reply)).encode()
                 self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))

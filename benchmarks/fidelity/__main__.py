@@ -1,0 +1,102 @@
+"""``python -m benchmarks.fidelity``: summary alone vs pins + summary, with a real model.
+
+Starts llama-cpp-python's server on 127.0.0.1 with the chosen model (Qwen2.5-Coder-1.5B
+by default; ``--model smollm2`` for a quick plumbing run), compacts every case in both
+conditions, asks the QA probe, writes ``benchmarks/results/fidelity.json`` and prints a
+table on stderr. ``--base-url`` uses a server that is already running instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.fidelity.cases import labelled_cases, long_cases
+from benchmarks.fidelity.conditions import Settings
+from benchmarks.fidelity.llm import Model
+from benchmarks.fidelity.models import MODELS, ModelUnavailable, file_sha256
+from benchmarks.fidelity.report import table
+from benchmarks.fidelity.run import Plan, run_case, totals
+from benchmarks.fidelity.server import ServerFailed, llama_server
+
+RESULTS = Path(__file__).resolve().parents[1] / "results" / "fidelity.json"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.fidelity", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", choices=sorted(MODELS), default="qwen")
+    p.add_argument("--base-url", help="use this running OpenAI-compatible server")
+    p.add_argument("--model-name", default="local", help="model name to ask the server for")
+    p.add_argument("--limit", type=int, help="only the first N labelled cases")
+    p.add_argument("--long", type=int, default=4, help="generated long sessions (default 4)")
+    p.add_argument("--rounds", type=int, default=5, help="compactions per long session")
+    p.add_argument("--steps", type=int, default=40, help="tool steps added per round")
+    p.add_argument("--window", type=int, default=2048, help="window of the labelled cases")
+    p.add_argument("--long-window", type=int, default=4096, help="window of the long ones")
+    p.add_argument("--trigger", type=float, default=0.25,
+                   help="compact above this share of the window (labelled cases)")
+    p.add_argument("--n-ctx", type=int, default=8192, help="the server's context size")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--mode", default="JSON", help="instructor mode for B's summarizer")
+    p.add_argument("--timeout", type=float, default=900.0, help="seconds per model call")
+    p.add_argument("--out", type=Path, default=RESULTS)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    started = time.perf_counter()
+    cases = labelled_cases()[: args.limit] + long_cases(args.long, args.rounds, args.steps)
+    plan = Plan(short=Settings(window=args.window, trigger=args.trigger),
+                long=Settings(window=args.long_window, trigger=0.6), n_ctx=args.n_ctx)
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    def run_all(base_url: str, name: str) -> list[dict[str, Any]]:
+        model = Model(base_url, name, timeout=args.timeout)
+        results = []
+        for i, case in enumerate(cases, 1):
+            say(f"[{i}/{len(cases)}] {case.id}")
+            results.append(run_case(model, case, plan, args.mode, say))
+        return results
+
+    meta: dict[str, Any] = {"settings": {
+        "window": args.window, "trigger": args.trigger, "long_window": args.long_window,
+        "long_trigger": 0.6, "keep_recent": plan.short.keep_recent, "rounds": args.rounds,
+        "steps_per_round": args.steps, "n_ctx": args.n_ctx, "instructor_mode": args.mode,
+        "temperature": 0.0}}
+    try:
+        if args.base_url:
+            meta["model"] = {"name": args.model_name, "base_url": args.base_url}
+            results = run_all(args.base_url, args.model_name)
+        else:
+            spec = MODELS[args.model]
+            path = spec.path()
+            meta["model"] = {"name": spec.name, "file": path.name, "sha256": file_sha256(path)}
+            log = args.out.parent / f"fidelity-server-{args.model}.log"
+            with llama_server(path, alias=args.model, n_ctx=args.n_ctx,
+                              threads=args.threads, log=log) as served:
+                meta["server"] = served.version
+                results = run_all(served.base_url, served.model)
+    except (ModelUnavailable, ServerFailed) as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 2
+    summary = totals(results)
+    document = {**meta, "totals": summary, "cases": results,
+                "wall_seconds": round(time.perf_counter() - started, 1)}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+    say(table(summary))
+    say(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

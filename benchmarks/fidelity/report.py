@@ -1,0 +1,37 @@
+"""The benchmark's table: the figures the README quotes, from ``totals``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "n/a"
+
+
+def table(t: dict[str, Any]) -> str:
+    """A Markdown table of the totals (and the per-round retention of long sessions)."""
+    facts = t["facts_compacted"]
+    rows = [
+        "| | A: rolling summary alone | B: Scratchpad block + summary |",
+        "| --- | --- | --- |",
+        f"| must-carry facts verbatim in the compacted context | "
+        f"{_pct(t['A']['verbatim'], facts)} | {_pct(t['B']['verbatim'], facts)} |",
+        f"| facts present but changed (near-miss value) | {t['A']['changed']} | "
+        f"{t['B']['changed']} |",
+        f"| QA: questions answered right from the context | "
+        f"{_pct(t['qa_A']['correct'], t['qa_A']['asked'])} | "
+        f"{_pct(t['qa_B']['correct'], t['qa_B']['asked'])} |",
+        f"| QA: status questions answered with another status | "
+        f"{t['qa_A']['status_flips']} | {t['qa_B']['status_flips']} |",
+    ]
+    full = t["qa_full"]
+    lines = [f"{t['cases']} conversations, {facts} must-carry facts in compacted turns; "
+             f"B pinned {t['B']['pinned_facts']} of them and kept "
+             f"{t['B']['pinned_verbatim']} verbatim.", "", *rows, "",
+             f"QA from the full, uncompacted transcript ({full['cases']} conversations that "
+             f"fit the model's context): {_pct(full['correct'], full['asked'])}."]
+    if t.get("long_rounds"):
+        lines += ["", "| round | A verbatim | B verbatim |", "| --- | --- | --- |"]
+        lines += [f"| {r['round']} | {r['A']:.0%} | {r['B']:.0%} |" for r in t["long_rounds"]]
+    return "\n".join(lines)

@@ -1,0 +1,136 @@
+"""The fidelity benchmark's harness, run end to end against a scripted chat server (the
+real-model run is opt-in: ``make fidelity``). A rolling summary that rounds the refund
+shows up as a changed fact; every fact Scratchpad pinned is in its output verbatim."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.fidelity import models, server
+from benchmarks.fidelity.__main__ import main
+from benchmarks.fidelity.cases import Fact, labelled_cases, long_cases
+from benchmarks.fidelity.scoring import answer_correct, near_miss, status_flipped
+from tests.chat_server import chat_server
+
+LOSSY = ("The customer returns an espresso machine; a refund of about €900 was agreed and "
+         "a restocking fee was offered to be waived.")
+SUMMARY = {"request": "Return the item", "decisions": [], "established": [],
+           "tried_and_failed": [], "open": [], "next_step": "Book the collection"}
+
+
+def scripted(request: dict[str, Any]) -> str:
+    """A stand-in model: the schema summary for B, a lossy prose summary for A, and
+    "930" to every QA question."""
+    system = str(request["messages"][0]["content"])
+    if "Fill the schema" in system:
+        return json.dumps(SUMMARY)
+    if system.startswith("You summarize"):
+        return LOSSY
+    questions = str(request["messages"][-1]["content"]).split("Questions:\n", 1)[1]
+    return "\n".join(f"{n}. 930" for n in range(1, len(questions.splitlines()) + 1))
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("fidelity") / "fidelity.json"
+    with chat_server("reply", scripted) as (url, received):
+        code = main(["--base-url", url, "--model-name", "scripted", "--limit", "2",
+                     "--long", "1", "--rounds", "2", "--steps", "12", "--long-window", "1024",
+                     "--out", str(out)])
+    assert code == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    document["requests"] = received
+    return document
+
+
+def test_every_case_is_compacted_in_both_conditions_and_probed(results) -> None:
+    assert [c["id"] for c in results["cases"]][:1] == ["espresso"]
+    assert results["totals"]["cases"] == 3 == len(results["cases"])
+    for case in results["cases"]:
+        assert all(r["B_log"]["compacted"] for r in case["rounds"])
+        assert case["A"]["tokens"] < case["tokens_full"]
+        assert case["B"]["tokens"] < case["tokens_full"]
+        assert set(case["qa"]) >= {"A", "B"}
+    assert {r["model"] for r in results["requests"]} == {"scripted"}
+
+
+def test_what_scratchpad_pinned_survives_verbatim(results) -> None:
+    t = results["totals"]["B"]
+    assert t["pinned_facts"] > 0 and t["pinned_verbatim"] == t["pinned_facts"]
+    espresso = results["cases"][0]
+    assert "€930" not in espresso["B"]["missing"]
+    assert "€930" in espresso["A"]["missing"]  # the lossy summary rounded it
+
+
+def test_a_rounded_figure_in_the_summary_counts_as_changed(results) -> None:
+    espresso = results["cases"][0]
+    assert espresso["A"]["changed_to"]["€930"] == "900"
+    assert "€930" not in espresso["B"]["changed_to"]
+
+
+def test_qa_is_scored_by_exact_value_and_long_sessions_report_each_round(results) -> None:
+    espresso = results["cases"][0]
+    refund = [a for a in espresso["qa"]["B"]["answers"] if a["gold"] == "930"]
+    assert refund and all(a["correct"] for a in refund)
+    assert espresso["qa"]["B"]["correct"] == len(refund)  # "930" is wrong everywhere else
+    assert [r["round"] for r in results["totals"]["long_rounds"]] == [1, 2]
+    assert results["totals"]["long_rounds"][-1]["B"] == 1.0
+
+
+def test_facts_are_verbatim_in_their_turns() -> None:
+    cases = labelled_cases()
+    assert len(cases) >= 21 and all(4 <= len(c.facts) <= 5 for c in cases)
+    assert len(cases) + len(long_cases(4, 5, 40)) >= 20
+
+
+def test_answers_match_whole_values_after_normalizing() -> None:
+    fact = Fact(turn=0, text="€1,249.50", kind="amount", question="?", answer="1,249.50")
+    assert answer_correct("About 1249.50 euros", fact)
+    assert not answer_correct("11,249.50", fact)
+    waived = Fact(turn=0, text="waived", kind="commitment", question="?", answer="waived")
+    assert status_flipped("It was offered", waived) and not status_flipped("Waived.", waived)
+
+
+def test_near_misses_are_values_the_conversation_never_said() -> None:
+    order = Fact(turn=0, text="ORD-55120", kind="identifier")
+    assert near_miss(order, "order ORD-5512 was refunded", "order ORD-55120") == "ORD-5512"
+    amount = Fact(turn=0, text="€930", kind="amount")
+    assert near_miss(amount, "about €900", "we agreed €930") == "900"
+    assert near_miss(amount, "the €950 price", "€950 list price, we agreed €930") is None
+
+
+def test_a_model_is_used_only_when_its_parts_have_the_official_hash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "fakemodel_part1"
+    (package / "data").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "data" / "part01.bin").write_bytes(b"GGUF" * 10)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(models, "CACHE", tmp_path / "cache")
+    good = hashlib.sha256(b"GGUF" * 10).hexdigest()
+    spec = models.ModelSpec("fake", "fake.gguf", good,
+                            parts=(("fakemodel_part1", "data/part01.bin"),))
+    assert spec.path().read_bytes() == b"GGUF" * 10
+    bad = models.ModelSpec("fake", "bad.gguf", "0" * 64, parts=spec.parts)
+    with pytest.raises(models.ModelUnavailable, match="not the official"):
+        bad.path()
+    assert not (tmp_path / "cache" / "bad.gguf").exists()
+    missing = models.ModelSpec("gone", "g.gguf", good, parts=(("no_such_part_pkg", "x"),))
+    with pytest.raises(models.ModelUnavailable, match="make fidelity-setup"):
+        missing.path()
+
+
+def test_a_server_that_exits_is_one_clear_error(tmp_path: Path) -> None:
+    script = "print('bad model file'); raise SystemExit(3)"
+    with (tmp_path / "log").open("wb") as log:
+        process = subprocess.Popen([sys.executable, "-c", script], stdout=log,
+                                   stderr=subprocess.STDOUT)
+    with pytest.raises(server.ServerFailed, match="exited with 3: bad model file"):
+        server._wait("http://127.0.0.1:9/v1", process, 30, tmp_path / "log")
