@@ -31,6 +31,13 @@ def test_a_grounded_reply_becomes_the_summary() -> None:
     system = body["messages"][0]["content"]
     assert "Do NOT restate" in system and REQUEST.pinned in system  # told what is pinned
     assert "[turn 1] user: I want to return it." in body["messages"][1]["content"]
+    assert "max_tokens" not in body  # no cap unless one is asked for
+
+
+def test_max_tokens_caps_the_reply() -> None:
+    with chat_server("reply", json.dumps(REPLY)) as (url, received):
+        InstructorSummarizer(base_url=url, max_tokens=300).summarize(REQUEST)
+    assert received[0]["max_tokens"] == 300
 
 
 def test_an_invalid_reply_is_retried_a_bounded_number_of_times_then_raises() -> None:
