@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.fidelity import models, server
+from benchmarks.fidelity import models, report, server
 from benchmarks.fidelity.__main__ import main
 from benchmarks.fidelity.cases import Fact, labelled_cases, long_cases
 from benchmarks.fidelity.scoring import answer_correct, near_miss, status_flipped
@@ -43,10 +43,12 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with chat_server("reply", scripted) as (url, received):
         code = main(["--base-url", url, "--model-name", "scripted", "--limit", "2",
                      "--long", "1", "--rounds", "2", "--steps", "12", "--long-window", "1024",
+                     "--mode", "JSON",
                      "--out", str(out)])
     assert code == 0
     document = json.loads(out.read_text(encoding="utf-8"))
     document["requests"] = received
+    document["path"] = str(out)
     return document
 
 
@@ -134,3 +136,13 @@ def test_a_server_that_exits_is_one_clear_error(tmp_path: Path) -> None:
                                    stderr=subprocess.STDOUT)
     with pytest.raises(server.ServerFailed, match="exited with 3: bad model file"):
         server._wait("http://127.0.0.1:9/v1", process, 30, tmp_path / "log")
+
+
+def test_the_report_recomputes_the_totals_from_the_cases(results, capsys) -> None:
+    path = Path(results["path"])
+    written = json.loads(path.read_text(encoding="utf-8"))
+    written["totals"] = {}
+    path.write_text(json.dumps(written), encoding="utf-8")
+    assert report.main([str(path), "--update"]) == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["totals"] == results["totals"]
+    assert "| must-carry facts verbatim in the compacted context |" in capsys.readouterr().out

@@ -33,19 +33,27 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", help="use this running OpenAI-compatible server")
     p.add_argument("--model-name", default="local", help="model name to ask the server for")
     p.add_argument("--limit", type=int, help="only the first N labelled cases")
-    p.add_argument("--long", type=int, default=4, help="generated long sessions (default 4)")
+    p.add_argument("--long", type=int, default=2, help="generated long sessions (default 2)")
     p.add_argument("--rounds", type=int, default=5, help="compactions per long session")
-    p.add_argument("--steps", type=int, default=40, help="tool steps added per round")
+    p.add_argument("--steps", type=int, default=20, help="tool steps added per round")
     p.add_argument("--window", type=int, default=2048, help="window of the labelled cases")
-    p.add_argument("--long-window", type=int, default=4096, help="window of the long ones")
+    p.add_argument("--long-window", type=int, default=1536, help="window of the long ones")
     p.add_argument("--trigger", type=float, default=0.25,
                    help="compact above this share of the window (labelled cases)")
     p.add_argument("--n-ctx", type=int, default=8192, help="the server's context size")
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--mode", default="JSON", help="instructor mode for B's summarizer")
+    p.add_argument("--mode", default="TOOLS", help="instructor mode for B's summarizer "
+                   "(TOOLS: llama.cpp's server answers it reliably; JSON runs on)")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds per model call")
     p.add_argument("--out", type=Path, default=RESULTS)
     return p
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,12 +66,33 @@ def main(argv: list[str] | None = None) -> int:
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
+    failed: list[dict[str, str]] = []
+    # Each finished case is appended here, so an interrupted run resumes where it
+    # stopped (same settings and model only); the file goes once the results are written.
+    partial = args.out.with_name(args.out.stem + ".partial.jsonl")
+
     def run_all(base_url: str, name: str) -> list[dict[str, Any]]:
         model = Model(base_url, name, timeout=args.timeout)
+        key = {"settings": meta["settings"], "model": meta["model"]}
+        done = {row["result"]["id"]: row["result"] for row in _rows(partial)
+                if row.get("key") == key}
         results = []
         for i, case in enumerate(cases, 1):
+            if case.id in done:
+                say(f"[{i}/{len(cases)}] {case.id} (done earlier)")
+                results.append(done[case.id])
+                continue
             say(f"[{i}/{len(cases)}] {case.id}")
-            results.append(run_case(model, case, plan, args.mode, say))
+            try:
+                result = run_case(model, case, plan, args.mode, say)
+            except Exception as exc:  # a model call failed: reported, not scored
+                failed.append({"id": case.id, "error": f"{exc!r}"[:300]})
+                say(f"  {case.id} failed: {exc!r}"[:300])
+                continue
+            results.append(result)
+            partial.parent.mkdir(parents=True, exist_ok=True)
+            with partial.open("a", encoding="utf-8") as f:
+                f.write(json.dumps({"key": key, "result": result}, ensure_ascii=False) + "\n")
         return results
 
     meta: dict[str, Any] = {"settings": {
@@ -88,12 +117,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Error: {exc}", file=sys.stderr)
         return 2
     summary = totals(results)
-    document = {**meta, "totals": summary, "cases": results,
+    document = {**meta, "totals": summary, "failed": failed, "cases": results,
                 "wall_seconds": round(time.perf_counter() - started, 1)}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
                         encoding="utf-8")
+    partial.unlink(missing_ok=True)
     say(table(summary))
+    if failed:
+        say(f"{len(failed)} conversations failed (a model call failed; not scored): "
+            + ", ".join(f["id"] for f in failed))
     say(f"wrote {args.out}")
     return 0
 

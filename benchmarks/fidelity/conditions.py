@@ -74,7 +74,7 @@ def rolling(model: Model, messages: list[Message], settings: Settings
         return messages, None
     lines = [f"{m.get('role')}: {message_text(m)}" for m in turns[:start]]
     prior = f"The summary so far:\n{previous}\n\n" if previous else ""
-    words = max(40, int(settings.front_tokens * 0.7))
+    words = max(40, settings.front_tokens // 3)
     summary = model.chat([
         {"role": "system", "content": ROLLING_PROMPT.format(words=words)},
         {"role": "user", "content": prior + "Conversation to summarize:\n" + "\n".join(lines)},
@@ -92,7 +92,8 @@ class Pinned:
         self.settings = settings
         self.summarizer = InstructorSummarizer(base_url=model.base_url, model=model.name,
                                                mode=mode, timeout=model.timeout,
-                                               max_retries=2, temperature=0.0)
+                                               max_retries=2, temperature=0.0,
+                                               max_tokens=max(256, settings.window // 4))
         self.timeout = model.timeout
 
     def compact(self, messages: list[Message]) -> tuple[list[Message], dict[str, Any]]:

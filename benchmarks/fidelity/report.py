@@ -1,7 +1,16 @@
-"""The benchmark's table: the figures the README quotes, from ``totals``."""
+"""The benchmark's table: the figures the README quotes, from ``totals``.
+
+``python -m benchmarks.fidelity.report [results.json] [--update]`` recomputes the totals
+from the per-conversation figures of a results file and prints the table again;
+``--update`` also writes the recomputed totals into the file (after a change to how
+totals are summed, without asking the model again).
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -24,6 +33,8 @@ def table(t: dict[str, Any]) -> str:
         f"{_pct(t['qa_B']['correct'], t['qa_B']['asked'])} |",
         f"| QA: status questions answered with another status | "
         f"{t['qa_A']['status_flips']} | {t['qa_B']['status_flips']} |",
+        f"| tokens sent, mean per conversation (full transcript: {t['mean_tokens_full']}) | "
+        f"{t['A']['mean_tokens']} | {t['B']['mean_tokens']} |",
     ]
     full = t["qa_full"]
     lines = [f"{t['cases']} conversations, {facts} must-carry facts in compacted turns; "
@@ -35,3 +46,23 @@ def table(t: dict[str, Any]) -> str:
         lines += ["", "| round | A verbatim | B verbatim |", "| --- | --- | --- |"]
         lines += [f"| {r['round']} | {r['A']:.0%} | {r['B']:.0%} |" for r in t["long_rounds"]]
     return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    from benchmarks.fidelity.run import totals
+
+    update = "--update" in argv
+    paths = [a for a in argv if a != "--update"]
+    path = Path(paths[0]) if paths else Path(__file__).resolve().parents[1] / "results" / \
+        "fidelity.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["totals"] = totals(document["cases"])
+    if update:
+        path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+    print(table(document["totals"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -141,11 +141,15 @@ def totals(results: list[dict[str, Any]]) -> dict[str, Any]:
         return sum(path(r) for r in results)
 
     facts = total(lambda r: r["A"]["facts"])
-    out: dict[str, Any] = {"cases": len(results), "facts_compacted": facts}
+    out: dict[str, Any] = {"cases": len(results), "facts_compacted": facts,
+                           "mean_tokens_full": round(total(lambda r: r["tokens_full"])
+                                                     / len(results)) if results else None}
     for c in ("A", "B"):
         out[c] = {"verbatim": total(lambda r, c=c: r[c]["verbatim"]),
                   "changed": total(lambda r, c=c: r[c]["changed"])}
         out[c]["verbatim_share"] = round(out[c]["verbatim"] / facts, 3) if facts else None
+        out[c]["mean_tokens"] = round(total(lambda r, c=c: r[c]["tokens"]) / len(results)) \
+            if results else None
     out["B"]["pinned_facts"] = total(lambda r: r["B"]["pinned_facts"])
     out["B"]["pinned_verbatim"] = total(lambda r: r["B"]["pinned_verbatim"])
     for c in ("A", "B", "full"):
