@@ -146,3 +146,26 @@ def test_the_report_recomputes_the_totals_from_the_cases(results, capsys) -> Non
     assert report.main([str(path), "--update"]) == 0
     assert json.loads(path.read_text(encoding="utf-8"))["totals"] == results["totals"]
     assert "| must-carry facts verbatim in the compacted context |" in capsys.readouterr().out
+
+
+def test_a_rerun_retries_only_the_conversations_that_failed(tmp_path: Path) -> None:
+    def failing_long(request: dict[str, Any]) -> str:
+        if "coding agent" in json.dumps(request):
+            raise ConnectionError("the model server went away")
+        return scripted(request)
+
+    out = tmp_path / "fidelity.json"
+    args = ["--model-name", "scripted", "--limit", "1", "--long", "1", "--rounds", "1",
+            "--long-window", "1024", "--mode", "JSON", "--out", str(out)]
+    with chat_server("reply", failing_long) as (url, _):
+        assert main(["--base-url", url, *args, "--steps", "12"]) == 0
+    first = json.loads(out.read_text(encoding="utf-8"))
+    assert [f["id"] for f in first["failed"]] == ["long-coding-2026"]
+    assert [c["id"] for c in first["cases"]] == ["espresso"]
+    with chat_server("reply", scripted) as (url, received):  # other long-session settings
+        assert main(["--base-url", url, *args, "--steps", "14"]) == 0
+    second = json.loads(out.read_text(encoding="utf-8"))
+    assert [c["id"] for c in second["cases"]] == ["espresso", "long-coding-2026"]
+    assert second["cases"][0] == first["cases"][0] and not second["failed"]
+    assert not any("Casa Crema" in json.dumps(r) for r in received)  # espresso not redone
+    assert not (tmp_path / "fidelity.partial.jsonl").exists()

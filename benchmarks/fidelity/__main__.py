@@ -49,6 +49,22 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Settings that only one kind of case depends on: a finished labelled case is reused
+#: whatever the long sessions' settings, and the other way round.
+_LONG_ONLY = frozenset({"long_window", "long_trigger", "rounds", "steps_per_round"})
+_SHORT_ONLY = frozenset({"window", "trigger"})
+
+
+def _same_run(was: dict[str, Any], now: dict[str, Any], source: str) -> bool:
+    """Whether a finished case of ``source`` ran with what this run would use."""
+    ignore = _SHORT_ONLY if source.startswith("long") else _LONG_ONLY
+
+    def relevant(key: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in (key.get("settings") or {}).items() if k not in ignore}
+
+    return was.get("model") == now.get("model") and relevant(was) == relevant(now)
+
+
 def _rows(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
@@ -73,9 +89,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def run_all(base_url: str, name: str) -> list[dict[str, Any]]:
         model = Model(base_url, name, timeout=args.timeout)
-        key = {"settings": meta["settings"], "model": meta["model"]}
+        model_id = {k: v for k, v in meta["model"].items() if k != "base_url"}  # not the port
+        key = {"settings": meta["settings"], "model": model_id}
         done = {row["result"]["id"]: row["result"] for row in _rows(partial)
-                if row.get("key") == key}
+                if _same_run(row.get("key") or {}, key, row["result"]["source"])}
         results = []
         for i, case in enumerate(cases, 1):
             if case.id in done:
@@ -122,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
                         encoding="utf-8")
-    partial.unlink(missing_ok=True)
+    if not failed:  # else a rerun retries only the failed conversations
+        partial.unlink(missing_ok=True)
     say(table(summary))
     if failed:
         say(f"{len(failed)} conversations failed (a model call failed; not scored): "
