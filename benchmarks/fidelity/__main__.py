@@ -35,9 +35,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="only the first N labelled cases")
     p.add_argument("--long", type=int, default=2, help="generated long sessions (default 2)")
     p.add_argument("--rounds", type=int, default=5, help="compactions per long session")
-    p.add_argument("--steps", type=int, default=20, help="tool steps added per round")
+    p.add_argument("--steps", type=int, default=10, help="tool steps added per round")
     p.add_argument("--window", type=int, default=2048, help="window of the labelled cases")
-    p.add_argument("--long-window", type=int, default=1536, help="window of the long ones")
+    p.add_argument("--long-window", type=int, default=1024, help="window of the long ones")
     p.add_argument("--trigger", type=float, default=0.25,
                    help="compact above this share of the window (labelled cases)")
     p.add_argument("--n-ctx", type=int, default=8192, help="the server's context size")
