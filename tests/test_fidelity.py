@@ -75,6 +75,8 @@ def test_a_rounded_figure_in_the_summary_counts_as_changed(results) -> None:
     espresso = results["cases"][0]
     assert espresso["A"]["changed_to"]["€930"] == "900"
     assert "€930" not in espresso["B"]["changed_to"]
+    first = espresso["rounds"][0]
+    assert first["A_front"] == LOSSY and "=== Carried forward" in first["B_front"]
 
 
 def test_qa_is_scored_by_exact_value_and_long_sessions_report_each_round(results) -> None:
@@ -106,6 +108,9 @@ def test_near_misses_are_values_the_conversation_never_said() -> None:
     amount = Fact(turn=0, text="€930", kind="amount")
     assert near_miss(amount, "about €900", "we agreed €930") == "900"
     assert near_miss(amount, "the €950 price", "€950 list price, we agreed €930") is None
+    six = Fact(turn=0, text="weekdays before 6 p.m.", kind="constraint")
+    assert near_miss(six, 'CONSTRAINT: "no calls" (user, turn 7; kept turns 5-6)',
+                     "no calls on weekdays before 6 p.m.") is None  # provenance, not values
 
 
 def test_a_model_is_used_only_when_its_parts_have_the_official_hash(

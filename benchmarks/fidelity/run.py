@@ -13,6 +13,7 @@ from benchmarks.fidelity.conditions import Pinned, Settings, rolling, tokens_of
 from benchmarks.fidelity.context import Message, message_text, transcript
 from benchmarks.fidelity.llm import Model
 from benchmarks.fidelity.scoring import answer_correct, near_miss, status_flipped
+from scratchpad.compaction import is_block
 
 QA_PROMPT = (
     "Answer the questions from the conversation below, and only from it. Reply with one "
@@ -107,8 +108,10 @@ def run_case(model: Model, case: Case, plan: Plan, mode: str,
             kept = _kept(full, b_context) if not case.rounds else set()
             a = _score(a_context, a_summary, case, kept if not case.rounds
                        else set(), conversation)
-            b = _score(b_context, b_log.get("block") or "", case, kept, conversation)
-            rounds.append({"round": r, "A": a, "B": b, "B_log": {
+            b_front = "\n".join(message_text(m) for m in b_context if is_block(m))
+            b = _score(b_context, b_front, case, kept, conversation)
+            rounds.append({"round": r, "A": a, "B": b, "A_front": a_summary,
+                           "B_front": b_front, "B_log": {
                 k: b_log.get(k) for k in ("compacted", "tokens_before", "tokens_after",
                                           "pins", "block_tokens", "summary_tokens",
                                           "shrunk", "over_window")}})

@@ -26,6 +26,9 @@ from benchmarks.fidelity.cases import Fact
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
 _THOUSANDS = re.compile(r"(?<=\d)[,\u202f\u00a0'](?=\d{3}(?!\d))")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+#: The block's provenance ("(user, turn 7; fulfilled turn 12)", "turns 4-38") holds
+#: numbers no one said; they are not values.
+_PROVENANCE = re.compile(r"\bturns?\s+\d+(?:\s*[-\u2013]\s*\d+)?")
 _TOKEN = re.compile(r"[A-Za-z0-9@#][A-Za-z0-9_\-/.#@:]*[A-Za-z0-9]")
 #: Status words a status question can be answered with; another one than the gold's is
 #: a flipped status.
@@ -91,6 +94,7 @@ def _numbers(text: str) -> set[Decimal]:
 
 def near_miss(fact: Fact, replacement: str, conversation: str) -> str | None:
     """A near-miss of ``fact`` in ``replacement`` that ``conversation`` never said."""
+    replacement = _PROVENANCE.sub(" ", replacement)
     value = _number(fact.text)
     has_letters = any(c.isalpha() for c in fact.text)
     if value is not None and value > 0 and not (has_letters and fact.kind == "identifier"):
