@@ -75,7 +75,10 @@ def _rows(path: Path) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     started = time.perf_counter()
-    cases = labelled_cases()[: args.limit] + long_cases(args.long, args.rounds, args.steps)
+    # espresso, then the long sessions, then the blind conversations: a run cut short
+    # still has both kinds
+    labelled = labelled_cases()[: args.limit]
+    cases = labelled[:1] + long_cases(args.long, args.rounds, args.steps) + labelled[1:]
     plan = Plan(short=Settings(window=args.window, trigger=args.trigger),
                 long=Settings(window=args.long_window, trigger=0.6), n_ctx=args.n_ctx)
 
