@@ -85,6 +85,9 @@ def test_qa_is_scored_by_exact_value_and_long_sessions_report_each_round(results
     assert refund and all(a["correct"] for a in refund)
     assert espresso["qa"]["B"]["correct"] == len(refund)  # "930" is wrong everywhere else
     assert [r["round"] for r in results["totals"]["long_rounds"]] == [1, 2]
+    (long,) = [c for c in results["cases"] if c["source"] == "long-coding"]
+    for r in long["rounds"]:  # A keeps the recent turns, not all since the last user turn
+        assert r["A"]["tokens"] <= long["window"] and r["B"]["tokens"] <= long["window"]
     assert results["totals"]["long_rounds"][-1]["B"] == 1.0
 
 

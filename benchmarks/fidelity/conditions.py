@@ -10,8 +10,9 @@ summary (:class:`scratchpad.instructor_summarizer.InstructorSummarizer`): the
 carried-forward block, the summary below it, the recent turns verbatim. Between rounds
 the Scratchpad store keeps the thread, as a harness would.
 
-Both keep the same number of recent turns and may put the same number of tokens in
-front of them: A's summary may be as long as B's block budget plus B's summary cap.
+Both keep the same recent turns (the last ``keep_recent`` messages, and the latest user
+message when it is older) and may put the same number of tokens in front of them: A's
+summary may be as long as B's block budget plus B's summary cap.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from benchmarks.fidelity.context import Message, message_text
 from benchmarks.fidelity.llm import Model
 from scratchpad import Scratchpad
 from scratchpad.compaction import BLOCK_SHARE, compact
-from scratchpad.cut import cut_point
+from scratchpad.cut import cut_point, is_user_text
 from scratchpad.instructor_summarizer import InstructorSummarizer
 from scratchpad.messages import parse_message
 from scratchpad.tokens import message_tokens, messages_tokens
@@ -69,10 +70,15 @@ def rolling(model: Model, messages: list[Message], settings: Settings
     previous = next((str(m["content"])[len(SUMMARY_MARK):] for m in messages
                      if _is_summary(m)), None)
     turns = [m for m in messages if m.get("role") != "system"]
-    start = cut_point(turns, settings.keep_recent)
+    # As compaction does: the last messages verbatim, and the latest user message kept
+    # apart (right after the summary) when it is older than them.
+    start = cut_point(turns, settings.keep_recent, keep_last_user=False)
     if start == 0:
         return messages, None
-    lines = [f"{m.get('role')}: {message_text(m)}" for m in turns[:start]]
+    last_user = max((i for i, m in enumerate(turns) if is_user_text(m)), default=None)
+    pinned_user = [turns[last_user]] if last_user is not None and last_user < start else []
+    lines = [f"{m.get('role')}: {message_text(m)}" for i, m in enumerate(turns[:start])
+             if i != last_user]
     prior = f"The summary so far:\n{previous}\n\n" if previous else ""
     words = max(40, settings.front_tokens // 3)
     summary = model.chat([
@@ -80,7 +86,7 @@ def rolling(model: Model, messages: list[Message], settings: Settings
         {"role": "user", "content": prior + "Conversation to summarize:\n" + "\n".join(lines)},
     ], max_tokens=settings.front_tokens).strip()
     return systems + [{"role": "system", "content": SUMMARY_MARK + summary}] \
-        + turns[start:], summary
+        + pinned_user + turns[start:], summary
 
 
 class Pinned:
