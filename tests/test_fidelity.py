@@ -170,6 +170,8 @@ def test_a_rerun_retries_only_the_conversations_that_failed(tmp_path: Path) -> N
     first = json.loads(out.read_text(encoding="utf-8"))
     assert [f["id"] for f in first["failed"]] == ["long-coding-2026"]
     assert [c["id"] for c in first["cases"]] == ["espresso"]
+    cut_short = report.from_partial(tmp_path / "fidelity.partial.jsonl")
+    assert cut_short["complete"] is False and cut_short["cases"] == first["cases"]
     with chat_server("reply", scripted) as (url, received):  # other long-session settings
         assert main(["--base-url", url, *args, "--steps", "14"]) == 0
     second = json.loads(out.read_text(encoding="utf-8"))

@@ -20,7 +20,7 @@ from benchmarks.fidelity.conditions import Settings
 from benchmarks.fidelity.llm import Model
 from benchmarks.fidelity.models import MODELS, ModelUnavailable, file_sha256
 from benchmarks.fidelity.report import table
-from benchmarks.fidelity.run import Plan, run_case, totals
+from benchmarks.fidelity.run import Plan, run_case, same_run, totals
 from benchmarks.fidelity.server import ServerFailed, llama_server
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "fidelity.json"
@@ -47,22 +47,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=900.0, help="seconds per model call")
     p.add_argument("--out", type=Path, default=RESULTS)
     return p
-
-
-#: Settings that only one kind of case depends on: a finished labelled case is reused
-#: whatever the long sessions' settings, and the other way round.
-_LONG_ONLY = frozenset({"long_window", "long_trigger", "rounds", "steps_per_round"})
-_SHORT_ONLY = frozenset({"window", "trigger"})
-
-
-def _same_run(was: dict[str, Any], now: dict[str, Any], source: str) -> bool:
-    """Whether a finished case of ``source`` ran with what this run would use."""
-    ignore = _SHORT_ONLY if source.startswith("long") else _LONG_ONLY
-
-    def relevant(key: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in (key.get("settings") or {}).items() if k not in ignore}
-
-    return was.get("model") == now.get("model") and relevant(was) == relevant(now)
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
@@ -95,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         model_id = {k: v for k, v in meta["model"].items() if k != "base_url"}  # not the port
         key = {"settings": meta["settings"], "model": model_id}
         done = {row["result"]["id"]: row["result"] for row in _rows(partial)
-                if _same_run(row.get("key") or {}, key, row["result"]["source"])}
+                if same_run(row.get("key") or {}, key, row["result"]["source"])}
         results = []
         for i, case in enumerate(cases, 1):
             if case.id in done:

@@ -3,7 +3,9 @@
 ``python -m benchmarks.fidelity.report [results.json] [--update]`` recomputes the totals
 from the per-conversation figures of a results file and prints the table again;
 ``--update`` also writes the recomputed totals into the file (after a change to how
-totals are summed, without asking the model again).
+totals are summed, without asking the model again). ``--from-partial PARTIAL [--out
+FILE]`` makes a results file (``"complete": false``) from the conversations a run cut
+short had finished.
 """
 
 from __future__ import annotations
@@ -48,10 +50,40 @@ def table(t: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def from_partial(path: Path) -> dict[str, Any]:
+    """A results document from a run's partial file (a run cut short): the finished
+    conversations, their totals, and ``"complete": false``."""
+    from benchmarks.fidelity.run import same_run, totals
+    from benchmarks.fidelity.server import ServerFailed, server_version
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    if not rows:
+        raise SystemExit(f"Error: {path} holds no finished conversation")
+    key = rows[-1]["key"]
+    try:
+        server: str | None = server_version()
+    except ServerFailed:  # not installed here: the file does not say which ran
+        server = None
+    cases = [r["result"] for r in rows if same_run(r["key"], key, r["result"]["source"])]
+    return {"settings": key["settings"], "model": key["model"], "server": server,
+            "complete": False, "totals": totals(cases), "failed": [], "cases": cases,
+            "wall_seconds": round(sum(c["seconds"] for c in cases), 1)}
+
+
 def main(argv: list[str]) -> int:
     from benchmarks.fidelity.run import totals
 
     update = "--update" in argv
+    if "--from-partial" in argv:
+        i = argv.index("--from-partial")
+        document = from_partial(Path(argv[i + 1]))
+        out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else None
+        if out is not None:
+            out.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+        print(table(document["totals"]))
+        return 0
     paths = [a for a in argv if a != "--update"]
     path = Path(paths[0]) if paths else Path(__file__).resolve().parents[1] / "results" / \
         "fidelity.json"

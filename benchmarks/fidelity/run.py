@@ -172,3 +172,19 @@ def totals(results: list[dict[str, Any]]) -> dict[str, Any]:
                 for c in ("A", "B")}})
         out["long_rounds"] = per_round
     return out
+
+
+#: Settings that only one kind of case depends on: a finished labelled case is reused
+#: whatever the long sessions' settings, and the other way round.
+_LONG_ONLY = frozenset({"long_window", "long_trigger", "rounds", "steps_per_round"})
+_SHORT_ONLY = frozenset({"window", "trigger"})
+
+
+def same_run(was: dict[str, Any], now: dict[str, Any], source: str) -> bool:
+    """Whether a finished case of ``source`` ran with what this run would use."""
+    ignore = _SHORT_ONLY if source.startswith("long") else _LONG_ONLY
+
+    def relevant(key: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in (key.get("settings") or {}).items() if k not in ignore}
+
+    return was.get("model") == now.get("model") and relevant(was) == relevant(now)
