@@ -82,9 +82,8 @@ def _score(context: list[Message], front: str, case: Case, kept_turns: set[int],
 
 def _kept(case_messages: list[Message], context: list[Message]) -> set[int]:
     """Indices of the original messages that are in ``context`` unchanged."""
-    sent = {id(m) for m in context}
-    ids = {repr(m) for m in context}
-    return {i for i, m in enumerate(case_messages) if id(m) in sent or repr(m) in ids}
+    sent = {repr(m) for m in context}  # compaction hands back copies, so by content
+    return {i for i, m in enumerate(case_messages) if repr(m) in sent}
 
 
 def run_case(model: Model, case: Case, plan: Plan, mode: str,
@@ -106,8 +105,7 @@ def run_case(model: Model, case: Case, plan: Plan, mode: str,
                 raise RuntimeError(f"{case.id}: B's {b_log['reason']}")
             conversation = _text(full)
             kept = _kept(full, b_context) if not case.rounds else set()
-            a = _score(a_context, a_summary, case, kept if not case.rounds
-                       else set(), conversation)
+            a = _score(a_context, a_summary, case, kept, conversation)
             b_front = "\n".join(message_text(m) for m in b_context if is_block(m))
             b = _score(b_context, b_front, case, kept, conversation)
             rounds.append({"round": r, "A": a, "B": b, "A_front": a_summary,
