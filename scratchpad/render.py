@@ -15,8 +15,9 @@ Rules that keep the block trustworthy:
   :mod:`scratchpad.routine`. A value already
   quoted inside a commitment, constraint or question line gets no line of its own.
 * With ``max_tokens``, lines go by ascending salience (the oldest first among equals), and
-  a live commitment, an active constraint, an open question or a schema field goes only
-  when nothing else is left; the block says how many lines it left out.
+  a live commitment, an active constraint, an open question, a schema field or a case
+  reference the user gave (:func:`scratchpad.salience.case_reference`) goes only when
+  nothing else is left; the block says how many lines it left out.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from extractors.text.guard import rx
 from scratchpad import tokens
 from scratchpad.records import CommitmentSubtype, Event, Kind, Record, Status
 from scratchpad.routine import not_carried
-from scratchpad.salience import PROTECTED, SHOW_FROM, ValueGroup, value_key
+from scratchpad.salience import PROTECTED, SHOW_FROM, ValueGroup, case_reference, value_key
 
 if TYPE_CHECKING:
     from schemas.base import DomainState
@@ -75,7 +76,7 @@ class Line:
     salience: float
     text: str
     #: Goes only when nothing unprotected is left (live commitments, active constraints,
-    #: open questions, schema fields).
+    #: open questions, schema fields, case references the user gave).
     protected: bool = False
     #: Why it is there (``render --explain``).
     why: str = ""
@@ -163,7 +164,8 @@ def build_lines(records: Sequence[Record], events: Sequence[Event],
         why = groups[key].why() if groups and key in groups else ""
         label = clean_label(next((r.label for r in group if r.label), None))
         said.setdefault((first.turn, first.role), []).append(
-            _Value(first, label, max(r.salience for r in group), why))
+            _Value(first, label, max(r.salience for r in group), why,
+                   any(case_reference(r) for r in group)))
     lines.extend(_value_line(turn, role, values) for (turn, role), values in said.items())
     body = sorted(lines, key=lambda ln: (ln.turn, ln.start, -ln.salience, ln.text))
     rest = [g for k, g in by_value.items() if k not in carried and k not in shown]
@@ -184,6 +186,7 @@ class _Value:
     label: str
     salience: float
     why: str
+    reference: bool = False  # a case reference the user gave: kept under a cap
 
 
 def _value_line(turn: int, role: str, values: list[_Value]) -> Line:
@@ -192,10 +195,11 @@ def _value_line(turn: int, role: str, values: list[_Value]) -> Line:
     values = sorted(values, key=lambda v: v.record.start)
     parts = [f"{VALUE_PREFIX[v.record.kind]}: " + (f"{v.label} " if v.label else "")
              + quote(v.record.text) for v in values]
-    whys = [f"{quote(v.record.text)}: {v.why}" if len(values) > 1 else v.why
-            for v in values]
+    whys = [(f"{quote(v.record.text)}: " if len(values) > 1 else "") + v.why
+            + ("; a case reference the user gave" if v.reference else "") for v in values]
     return Line(turn, values[0].record.start, max(v.salience for v in values),
-                f"{'; '.join(parts)} ({role}, turn {turn})", why="; ".join(whys))
+                f"{'; '.join(parts)} ({role}, turn {turn})", why="; ".join(whys),
+                protected=any(v.reference for v in values))
 
 
 def _clause_line(prefix: str, about: str, same: list[tuple[Record, str]]) -> Line:

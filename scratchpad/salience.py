@@ -51,6 +51,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from extractors.text.guard import rx
+from extractors.values.id_labels import SUBTYPES
 from scratchpad.records import (
     CommitmentSubtype,
     DatetimeSubtype,
@@ -78,6 +79,9 @@ SHOW_FROM = 1.5
 #: A live commitment, an active constraint, an open question: what a block never drops
 #: while anything below remains.
 PROTECTED = 3.0
+#: Identifier subtypes that name the case itself: an account, an order, a booking, a
+#: claim ... (see :func:`case_reference`).
+CASE_REFERENCES = SUBTYPES | {"reference"}
 #: Salience of clause records by kind, then subtype or status.
 CLAUSE_SALIENCE: dict[str, dict[str, float]] = {
     # user > agent here too: a question still waiting for the user, a rule the user set
@@ -199,6 +203,14 @@ def identity_key(record: Record) -> str | None:
         end = f"/{attrs['end_time']}" if time and isinstance(attrs.get("end_time"), str) else ""
         return f"when|--{attrs['month']:02d}-{attrs['day']:02d}{time}{end}"
     return None
+
+
+def case_reference(record: Record) -> bool:
+    """An identifier the user gave with a noun saying what it names ("mortgage account
+    7730-2214", "my order number is A-77215"): every later act on the case needs it quoted,
+    so under a token cap its line is kept like a live commitment's, whatever its score."""
+    return (record.kind == Kind.IDENTIFIER.value and record.role == "user"
+            and record.label is not None and record.subtype in CASE_REFERENCES)
 
 
 def is_value(record: Record) -> bool:

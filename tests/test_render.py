@@ -84,13 +84,26 @@ def test_token_cap_drops_the_least_salient_first_and_says_so(espresso_pad, fract
     assert any(ln.startswith("OPEN") for ln in kept)
 
 
-def test_a_tight_cap_keeps_the_most_salient_line_and_says_what_went(espresso_pad):
+def test_a_tight_cap_keeps_the_protected_lines_and_says_what_went(espresso_pad):
     score = explained(espresso_pad.render("espresso", explain=True))
     block = espresso_pad.render("espresso", max_tokens=120)
     assert count(block) <= 120 and "left out to fit 120 tokens" in block
     kept = [ln for ln in block.splitlines()[1:-1] if not ln.startswith("(")]
-    assert kept and all(score[ln] == max(score.values()) for ln in kept)
-    assert kept[0].startswith(("OPEN", "AGREED", "CONSTRAINT"))
+    dropped = [ln for ln in score if ln not in kept]
+    assert kept and all(score[ln][0] for ln in kept)  # only protected lines are left
+    assert max(score[ln] for ln in dropped) <= min(score[ln] for ln in kept)
+    assert any(score[ln] == max(score.values()) for ln in kept)
+    # the order number the user gave outlasts every unprotected line, more salient or not
+    assert kept[0].startswith('ID: order "A-77215"')
+    assert any(ln.startswith(("OPEN", "AGREED", "CONSTRAINT")) for ln in kept)
+
+
+def test_a_case_reference_the_user_gave_is_protected_under_a_cap(espresso_pad):
+    lines = espresso_pad.render("espresso", explain=True).splitlines()
+    order = lines.index(next(ln for ln in lines if "A-77215" in ln))
+    assert "protected" in lines[order + 1] and "a case reference the user gave" in lines[order + 1]
+    booking = lines.index(next(ln for ln in lines if "COL-66104" in ln))
+    assert "protected" not in lines[booking + 1]  # the agent's booking: salience decides
 
 
 def test_explain_says_why_each_line_is_there(espresso_pad):
