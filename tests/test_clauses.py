@@ -17,6 +17,9 @@ from extractors.text.nlp import load
     ("OK. I can refund it; the courier collects on Monday.",
      ["OK", "I can refund it", "the courier collects on Monday"]),
     ("Would you like me to hold the slot?", ["Would you like me to hold the slot"]),
+    # the stop of a dotted abbreviation is part of the words
+    ("Please do not call before 6 p.m.", ["Please do not call before 6 p.m."]),
+    ("The engineer arrives at 9 a.m.", ["The engineer arrives at 9 a.m."]),
 ])
 def test_segmenter(text: str, expected: list[str], nlp) -> None:
     for doc in (nlp(text), None):

@@ -82,6 +82,27 @@ EXTRACTION = [
 ]
 
 
+@pytest.mark.parametrize("text", [
+    # a fronted temporal clause is background to the main clause
+    "Before I set it up, I must check one detail with you.",
+    "Once I've processed the change, please check the app.",
+    "After we reset the line, please try again.",
+    # a state under a condition is not a state reached
+    "If your leave is extended beyond September, let me know.",
+    "If the parcel is returned to us, please tell me.",
+    # a lead-in to the options that follow offers none itself
+    "What I can offer instead is this:",
+    "The choices we have are as follows:",
+])
+def test_background_clauses_and_lead_ins_commit_to_nothing(text: str, nlp) -> None:
+    assert found(text, nlp) == []
+
+
+def test_owning_up_to_an_error_is_no_grant(nlp) -> None:
+    text = "I must correct an error on my part: I quoted the payment without the premium."
+    assert all(subtype != "granted" for subtype, _ in found(text, nlp))
+
+
 @pytest.mark.parametrize("text, expected", EXTRACTION)
 def test_extraction_with_parse(text: str, expected: list[tuple[str, str]], nlp) -> None:
     assert found(text, nlp) == expected

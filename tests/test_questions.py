@@ -108,6 +108,9 @@ def test_detects_questions(text: str, expected: list[str]) -> None:
     "OK, just let me know!",
     "Do you need more help?",
     "I appreciate it?",
+    # a condition put by inversion asks nothing
+    "I shall send you a copy by Friday, should you need it for your records.",
+    "Should anything change, our team will call you.",
 ])
 def test_not_questions(text: str) -> None:
     assert _found(text) == []

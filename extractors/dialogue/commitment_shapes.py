@@ -85,12 +85,20 @@ CLEFT = rx(r"^(?:(?:so|but|and|however|instead),?\s+)?what\s+(?:I|we)(?P<act>\s+
 #: is one of these", "For your 2 weeks I can propose you two options"): no offer itself.
 LEAD_IN = rx(r"(?:\b(?:offer|propose|suggest)(?:\s+(?:you|to\s+you))?|\bthe\s+following|"
              r"\bone\s+of\s+(?:these|those|the\s+following)|\b(?:two|three|four|a\s+few|some|"
-             r"several|\d)\s+(?:options?|choices?|alternatives?|ways?))\W*$",
+             r"several|\d)\s+(?:options?|choices?|alternatives?|ways?)|"
+             # "What I can offer instead is this:", "... are as follows"
+             r"\b(?:is|are)\s+(?:this|these|as\s+follows))\W*$",
              regex.IGNORECASE, linear=True)
 #: A sentence owning up to an error: its past acts are the error, not something granted.
 CONFESSION = rx(r"\b(?:sorry\s+about\s+that|my\s+(?:bad|mistake|error)|by\s+mistake|"
+             r"(?:error|mistake)\s+on\s+my\s+part|"
              r"in\s+error|I\s+was\s+wrong|the\s+wrong\s+\w+|the\s+old\s+(?:price|rate|"
              r"figure|amount|date)|I\s+was\s+thinking\s+of)\b", regex.IGNORECASE, linear=True)
+#: A clause that opens with a temporal subordinator sets the time of the main clause
+#: ("Before I set it up, I must correct ...", "Once I've processed it, please check the
+#: app"): an act done in it is no grant.
+FRONTED_TEMPORAL = rx(r"^(?:(?:and|but|so),?\s+)?(?:before|until|till|once|after|when|"
+                      r"whenever|while|as\s+soon\s+as)\s+\S", regex.IGNORECASE, linear=True)
 #: The user's elliptical promise: "Will do", "ok will do, thanks".
 WILL_DO = rx(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yep|thanks)\W+)?will\s+do\b", regex.IGNORECASE,
              linear=True)

@@ -56,6 +56,7 @@ from extractors.dialogue.commitment_shapes import (
     CONFESSION,
     DONE_STATE,
     EXPECTED_TIME,
+    FRONTED_TEMPORAL,
     IMPOSSIBLE,
     LEAD_IN,
     MEASURE,
@@ -263,9 +264,10 @@ RULES: tuple[Rule, ...] = (
          lambda f, t, c: f.person in {2, 3} and f.modal in {"will", "should"}
          and not f.negated and not c.question and not f.past
          and bool(EXPECTED_TIME.search(t)) and not MEASURE.search(t)),
+    # "The refund is now processed"; "If your leave is extended, ..." states a condition
     Rule("done_state", CommitmentSubtype.GRANTED, 0.55,
          lambda f, t, c: not c.question and not f.negated and bool(DONE_STATE.match(t))
-         and not NOT_YET.search(t)),
+         and not NOT_YET.search(t) and not IF_CLAUSE.match(t)),
     Rule("first_person_can", CommitmentSubtype.OFFERED, 0.7,
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
          and _acts(f) and not c.question),
@@ -372,6 +374,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
             continue
         if turn.calls_tools and subtype == CommitmentSubtype.GRANTED:
             continue  # "I'm releasing the hold" + the call: narration of the call itself
+        if subtype == CommitmentSubtype.GRANTED and FRONTED_TEMPORAL.match(ctext):
+            continue  # "Before I set it up, ...", "Once I've processed it, ...": not done
         if subtype == CommitmentSubtype.OFFERED and LEAD_IN.search(ctext):
             continue  # "Here's what I can offer:" leads in to the offers, it is none
         if subtype == CommitmentSubtype.GRANTED and CONFESSION.search(

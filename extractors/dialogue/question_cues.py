@@ -185,8 +185,11 @@ INTERJECTION = rule(r"^\W*(?:oh\W+)?(?:yeah|yes|really|right|ok|okay|huh|sorry|p
                   r"hm+|eh|no|(?:thanks|thank\s+you)(?:\s+(?:so|very)\s+much)?"
                   r"(?:\s+for\s+[^?.!]{1,60})?|i\s+appreciate\s+(?:it|that|this))\W*$")
 #: Without a question mark, not a question from here on: a wish ("May your day be a good
-#: one.") or an order ("Great, do that.").
-WISH_OR_ORDER = rule(r"(?:may\s+(?:you|your)\b|do\s+(?:that|it|this|so)\W*$)")
+#: one."), an order ("Great, do that.") or a condition put by inversion ("..., should you
+#: need it for your records.", "Should anything change, call us.").
+WISH_OR_ORDER = rule(r"(?:may\s+(?:you|your)\b|do\s+(?:that|it|this|so)\W*$|"
+                     r"should\s+(?:you|there|it|we|they|anyone|anybody|anything|this|that|"
+                     r"the|your)\s+\p{L})")
 #: A statement going on after "and" ("It is a Standard car, and is an Altima.").
 GOES_ON_STATING = rule(r"(?:is|are|was|were)\s+(?:a|an|the|not|also|very|so)\b")
 QUESTION_MARK = rule(r"\?[\s\"')\]]*[.!]?\s*$", regex.VERSION0)

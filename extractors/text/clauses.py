@@ -111,10 +111,18 @@ def statements(text: str) -> tuple[tuple[int, int, bool], ...]:
     return tuple(out)
 
 
+def _abbreviated(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` ends in a dotted abbreviation ("p.m.", "U.S.")."""
+    return end - start >= 4 and text[end - 3] == "." and text[end - 2].isalpha() \
+        and text[end - 4].isalpha() and (end - start == 4 or not text[end - 5].isalpha())
+
+
 def trim(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and (text[start].isspace() or text[start] in ",;:—–-\"'"):
         start += 1
     while end > start and (text[end - 1].isspace() or text[end - 1] in ",;:.!?—–-\""):
+        if text[end - 1] == "." and _abbreviated(text, start, end):
+            break  # the stop of "6 p.m." or "e.g." is part of the word
         end -= 1
     m = INTRO.match(text, start, end)
     if m and m.end() < end:
