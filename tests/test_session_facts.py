@@ -44,6 +44,16 @@ def test_levels(text, found) -> None:
     ("It's on an iPad Pro tablet.", ["iPad Pro tablet"]),
     ("I bought 2 routers and a 5 GB plan.", []),
     ("Hi Sam, the app is broken.", []),
+    # a plural product noun; a capitalized edition word ends a name
+    ("One of your Halo S2 locks is offline.", ["Halo S2 locks"]),
+    ("Nobody can log into Acme Enterprise this morning.", ["Acme Enterprise"]),
+    # no product noun: a made name (camel case, a model code, a version) where a
+    # product is named
+    ("Sending through DocuMint fails.", ["DocuMint"]),
+    ("The Tallis K40 on the counter says E42.", ["Tallis K40"]),
+    ("Bookings in RotaDesk 7.2 time out.", ["RotaDesk 7.2"]),
+    ("We moved the London office in Q3 and on the M25.", []),
+    ("It happened in 2024 with the Leeds team.", []),
 ])
 def test_products(text, found) -> None:
     assert texts(Products(), text) == found

@@ -20,6 +20,7 @@ from extractors.base import Candidate, TurnView
 from extractors.records import Kind
 from extractors.text.guard import rx
 from extractors.text.sentences import sentences
+from extractors.values.id_labels import diff_side
 from extractors.values.id_patterns import PATTERNS
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ EDIT_TOOL = rx(r"edit|write|patch|creat|replace|apply|insert|save|modif|renam|"
 #: Lines of git output that list changed files.
 GIT_LINE = rx(
     r"^\s*(?:(?:modified|new\ file|deleted|renamed|both\ modified):\s+|[MADRCU?]{1,2}\s+|"
-    r"diff\ --git\ a/|\+\+\+\ b/|---\ a/)(?P<rest>\S.*)$", regex.MULTILINE | regex.V0)
+    r"diff\ --git\ (?=a/)|\+\+\+\ (?=b/)|---\ (?=a/))(?P<rest>\S.*)$", regex.MULTILINE | regex.V0)
 _COMMAND = rx(r"`[^`\n]*\s[^`\n]*`")
 #: A file, not a directory: a name with an extension, or a dotfile.
 _FILE = rx(r"(?:^|[/\\])\.?[\w@+-]+\.[A-Za-z0-9]{1,10}$|(?:^|[/\\])\.[\w-]+$|"
@@ -61,6 +62,7 @@ def _paths(text: str, start: int, end: int) -> list[tuple[int, int]]:
     for pattern in PATHS:
         for m in pattern.finditer(text, start, end):
             s, e = m.span()
+            s += diff_side(text, s)  # "+++ b/src/app.py" changed src/app.py
             while e > s and text[e - 1] in ".,:;)'\"`":
                 e -= 1
             if e - s < 3 or any(a < e and s < b for a, b in branches):

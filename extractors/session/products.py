@@ -41,13 +41,26 @@ _WORD = (r"(?:\p{Lu}[\w+&'’-]{0,40}|\p{Ll}{1,3}\p{Lu}[\w+-]{0,40}|[\w-]{0,40}\
 #: What stands before a product's name: a determiner, a possessive or a preposition of
 #: use ("my Orbi router", "the Pro plan", "on an iPad Pro tablet").
 _BEFORE = (r"(?i:my|our|your|their|his|her|the|a|an|this|that|these|those|its|using|use|with|"
-           r"on|for|from|in|via|through|bought|ordered|got|have|own)\s+")
-_NAME = (rf"(?!(?:I|The|My|Our|Your|This|That|A|An)\b)(?P<name>{_WORD}(?:\s{_WORD}){{0,3}})"
-         rf"(?:\s(?i:{_MODIFIERS}))?\s(?P<head>(?i:{HEADS}))\b")
+           r"on|for|from|in|into|onto|via|through|bought|ordered|got|have|own)\s+")
+#: Edition words that end a product's name, capitalized: "Planwise Enterprise", "Acme Pro".
+EDITIONS = "Enterprise|Pro|Plus|Premium|Business|Cloud|Online|Server|Lite|Max|Ultra|Mini"
+_NOT_NAME = r"(?!(?:I|The|My|Our|Your|This|That|A|An|We|It|So|If)\b)"
+_NAME = (rf"{_NOT_NAME}(?P<name>{_WORD}(?:\s{_WORD}){{0,3}}?)"
+         rf"(?:(?:\s(?i:{_MODIFIERS}))?\s(?P<head>(?i:{HEADS}))(?i:e?s)?|"
+         rf"\s(?P<edition>{EDITIONS}))\b")
 PATTERN = rx(rf"(?<=(?<![\w'’-]){_BEFORE}){_NAME}", regex.V0, linear=True)
 #: Without a determiner, only a name that looks made ("SecureTunnel VPN", "Halo S2 lock").
 BARE = rx(rf"(?<![\w@/.'’-]){_NAME}", regex.V0)
+#: Without a product noun, a made name after a determiner or a preposition of use: "in
+#: CareSlot 7.2", "through SignFlow", "The Tapwell T650 on the counter". Each word
+#: capitalized or coded, the name ends where they do.
+MADE_NAME = rx(rf"(?<=(?<![\w'’-]){_BEFORE}){_NOT_NAME}(?P<name>{_WORD}(?:\s{_WORD}){{0,3}})"
+               r"(?![\w.-]|\.\w)", regex.V0, linear=True)
 _MADE = rx(r"\d|\p{Ll}\p{Lu}")
+#: A made name's words: a name (not a code alone) with a camel case or a model code
+#: after it ("CareSlot", "Tapwell T650", "iPad Air 5"); not a version or count alone.
+_MADE_NAME = rx(r"^(?:\p{Lu}\p{Ll}+\p{Lu}\w*|\p{Ll}{1,3}\p{Lu}\w*|\p{Lu}\p{Ll}+(?:\s\S+)*?"
+                r"\s(?:\p{Lu}{1,4}\d[\w-]*|\d+(?:\.\d+)*))(?:\s\S+)*$", regex.V0)
 #: Number-only names are counts or sizes ("2 routers", "5 GB plan"), not products.
 _NOT_A_NAME = rx(r"^[\d.,\s]+(?:[KMGT]B|x)?$|^\d+\s", regex.IGNORECASE)
 
@@ -66,13 +79,21 @@ class Products:
         seen: set[int] = set()
         matches = [*PATTERN.finditer(text),
                    *(m for m in BARE.finditer(text) if _MADE.search(m.group("name")))]
+        named = [(m.start(), m.end()) for m in matches]
+        for m in MADE_NAME.finditer(text):
+            if _MADE_NAME.match(m.group("name")) and not any(
+                    a <= m.start() < b for a, b in named):
+                matches.append(m)
         for m in sorted(matches, key=lambda m: (m.end(), m.start())):
             if _NOT_A_NAME.match(m.group("name")) or m.end() in seen:
                 continue
             seen.add(m.end())
+            head = m.groupdict().get("head") or m.groupdict().get("edition")
             out.append(Candidate.of(text, m.start(), m.end(), kind=Kind.IDENTIFIER,
-                                    subtype="product", score=0.85, extractor=NAME,
-                                    why="a name before a product noun",
-                                    label=m.group("head").lower(),
+                                    subtype="product", score=0.85 if head else 0.7,
+                                    extractor=NAME,
+                                    why="a name before a product noun" if head
+                                    else "a made name where a product is named",
+                                    label=head.lower() if head else None,
                                     value={"normalized": " ".join(m.group(0).split())}))
-        return out
+        return sorted(out, key=lambda c: c.start)

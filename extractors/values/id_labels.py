@@ -96,3 +96,17 @@ def sentence_start(text: str, start: int, chars: int = 60) -> int:
 def sentence_before(text: str, start: int, chars: int = 60) -> str:
     """Return up to ``chars`` characters before ``start``, cut at the last sentence break."""
     return text[sentence_start(text, start, chars):start]
+
+
+#: A diff's file header up to a path: "--- a/", "+++ b/", "diff --git a/x.py b/".
+_DIFF_HEADER = rx(r"(?:^|\n)[ \t]*(?:---|\+\+\+)[ \t]+$|"
+                  r"(?:^|\n)[ \t]*diff[ \t]+--git[ \t]+(?:a/\S+[ \t]+)?$")
+
+
+def diff_side(text: str, start: int) -> int:
+    """2 when the path at ``start`` is one side of a diff's file header ("a/src/app.py" in
+    "--- a/src/app.py"): the ``a/`` or ``b/`` is git's, not the file's; else 0."""
+    if text[start:start + 2] not in ("a/", "b/"):
+        return 0
+    return 2 if _DIFF_HEADER.search(text, max(0, start - 300), start) else 0
+

@@ -31,6 +31,7 @@ from extractors.values.id_labels import (
     JSON_KEY,
     SPECIFIC_NOUNS,
     SUBTYPES,
+    diff_side,
     find_label,
     phone_label,
     sentence_before,
@@ -300,6 +301,8 @@ class RegexIdentifiers:
             if not _PATH_CONTEXT.search(before) and before[-1:] not in ("`", "'", '"'):
                 return None
         start = m.start()
+        if side := diff_side(text, start):  # "--- a/src/app.py": the file is src/app.py
+            start, raw = start + side, raw[side:]
         return _Found(start, start + len(raw), pat.score, order, "path",
                       find_label(text, start) if JSON_KEY.search(
                           text[max(0, start - 60):start]) else None, raw, why)
