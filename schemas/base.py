@@ -52,6 +52,9 @@ class Pinned(BaseModel):
     records: list[str]
     #: Every turn the value appears or changed status in, ascending.
     turns: list[int]
+    #: Why this value fills the field: the binding it matched, the pick among the
+    #: candidates, and the record (extractor and rule) it is quoted from.
+    why: str = ""
 
 
 class Binding(BaseModel):
@@ -70,6 +73,9 @@ class Binding(BaseModel):
     #: A regex the record's text must match somewhere (case-insensitive), e.g. what
     #: makes a command a test command.
     pattern: str | None = None
+    #: A regex (case-insensitive): among the matching records, those whose text matches
+    #: it are picked before the others (a follow-up that names its time).
+    prefer: str | None = None
     pick: Literal["latest", "first", "all"] = "latest"
     required: bool = False
     missing: str = "not given yet"
@@ -94,6 +100,19 @@ class Binding(BaseModel):
         if self.labels:
             return any(_stems(label) <= words for label in self.labels)
         return True
+
+    def describe(self) -> str:
+        """The binding in words (a filled field's ``why``)."""
+        parts = ["/".join(self.kinds)]
+        if self.subtypes:
+            parts.append("subtype " + "/".join(self.subtypes))
+        if self.labels:
+            parts.append("label " + "/".join(repr(label) for label in self.labels))
+        if self.roles:
+            parts.append("said by " + "/".join(self.roles))
+        if self.pattern:
+            parts.append("matching the field's pattern")
+        return ", ".join(parts)
 
 
 def _tuple(value: str | Iterable[str] | None) -> tuple[str, ...]:
@@ -132,22 +151,27 @@ def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None
         label: str | Iterable[str] | None = None, not_label: str | Iterable[str] | None = None,
         role: str | Iterable[str] | None = None,
         status: str | Iterable[str] | None = None, pattern: str | None = None,
+        prefer: str | None = None,
         pick: Literal["latest", "first", "all"] = "latest", required: bool = False,
         missing: str = "not given yet", description: str | None = None) -> Any:
     """Declare a field filled from pins (see the module docstring). ``label`` entries
     match a record whose label holds all their words ("purchase price"), ``not_label``
     entries skip such records; ``pattern`` is
-    a regex the record's text must contain; ``missing`` is what the missing-fields list
+    a regex the record's text must contain; ``prefer``, a regex whose matching records
+    are picked before the others; ``missing`` is what the missing-fields list
     says while a required field is empty."""
-    if pattern is not None:
+    for name, regex_text in (("pattern", pattern), ("prefer", prefer)):
+        if regex_text is None:
+            continue
         try:
-            _compiled(pattern)
+            _compiled(regex_text)
         except regex.error as exc:
-            raise ValueError(f"pin pattern {pattern!r} is not a valid regex: {exc}") from None
+            raise ValueError(f"pin {name} {regex_text!r} is not a valid regex: {exc}") from None
     _check_subtypes(_tuple(kind), _tuple(subtype))
     binding = Binding(kinds=_tuple(kind), subtypes=_tuple(subtype), labels=_tuple(label),
                       not_labels=_tuple(not_label), roles=_tuple(role),
-                      statuses=_tuple(status) or HOLDING, pattern=pattern, pick=pick,
+                      statuses=_tuple(status) or HOLDING, pattern=pattern, prefer=prefer,
+                      pick=pick,
                       required=required, missing=missing)
     default: Any = [] if pick == "all" else None
     return Field(default=default, description=description,
@@ -231,11 +255,21 @@ class DomainState(BaseModel):
                     others.append(r)
             # A value's turns are every turn it is mentioned in, whatever the label there.
             mentions = hits + others
+            reason = binding.describe()
             if binding.pick == "all":
-                values[name] = _distinct(hits, mentions)
+                values[name] = _distinct(hits, mentions, reason)
             elif hits:
-                chosen = hits[-1] if binding.pick == "latest" else hits[0]
-                values[name] = _pinned(chosen, mentions)
+                preferred = [r for r in hits if binding.prefer
+                             and _compiled(binding.prefer).search(r.text)]
+                pool = preferred or hits
+                chosen = pool[-1] if binding.pick == "latest" else pool[0]
+                distinct = len(_distinct(pool, pool))
+                count = f"{len(pool)} record{'s' if len(pool) > 1 else ''}"
+                many = (f"the {binding.pick} of {distinct} matching values" if distinct > 1
+                        else "the one matching value") + f" ({count})"
+                also = f"; {len(pool)} of {len(hits)} records match the preferred pattern" \
+                    if preferred and len(preferred) < len(hits) else ""
+                values[name] = _pinned(chosen, mentions, f"{reason}; {many}{also}")
             if binding.required and not hits:
                 missing.append(binding.missing_line(name))
         return cls(**values, missing=missing)
@@ -264,7 +298,12 @@ def _same(a: Record, b: Record) -> bool:
     return _key(a) == _key(b)
 
 
-def _pinned(chosen: Record, hits: list[Record]) -> Pinned:
+def _source(record: Record) -> str:
+    rule = record.attrs.get("rule")
+    return f"{record.id} by {record.extractor}" + (f" (rule {rule})" if rule else "")
+
+
+def _pinned(chosen: Record, hits: list[Record], why: str = "") -> Pinned:
     same = [chosen] + [r for r in hits if r is not chosen and _same(r, chosen)]
     turns = sorted({r.turn for r in same} | {r.status_turn for r in same if r.status_turn})
     # The words a person used ("€1,240") read better than a tool's field ("1240.0").
@@ -274,10 +313,11 @@ def _pinned(chosen: Record, hits: list[Record]) -> Pinned:
         shown = max(same, key=lambda r: (len(r.text), r.role != "tool"))
     return Pinned(text=shown.text, turn=shown.turn, value=shown.value, kind=shown.kind,
                   subtype=shown.subtype, status=shown.status, label=shown.label,
-                  records=[shown.id] + [r.id for r in same if r is not shown], turns=turns)
+                  records=[shown.id] + [r.id for r in same if r is not shown], turns=turns,
+                  why=f"{why}; quoted from {_source(shown)}" if why else "")
 
 
-def _distinct(hits: list[Record], mentions: list[Record]) -> list[Pinned]:
+def _distinct(hits: list[Record], mentions: list[Record], why: str = "") -> list[Pinned]:
     """One :class:`Pinned` per distinct value, in the order values first appeared."""
     out: list[Pinned] = []
     seen: list[Record] = []
@@ -285,5 +325,6 @@ def _distinct(hits: list[Record], mentions: list[Record]) -> list[Pinned]:
         if any(_same(r, s) for s in seen):
             continue
         seen.append(r)
-        out.append(_pinned(r, mentions))
+        out.append(_pinned(r, mentions, f"{why}; every distinct matching value"
+                           if why else ""))
     return out

@@ -50,6 +50,11 @@ def dts(text: str, role: str = "assistant") -> list:
         ("Wednesday or Thursday afternoon", [("Wednesday", "relative"),
                                              ("Thursday afternoon", "relative")]),
         ("3 days ago", [("3 days ago", "relative")]),
+        # a duration stated as a service target is a deadline, the target's words its span
+        ("That carries a 4-hour resolution target.", [("4-hour resolution target", "deadline")]),
+        ("P2 has a resolution target of 8 business hours.",
+         [("resolution target of 8 business hours", "deadline")]),
+        ("It took 4 hours to fix.", [("4 hours", "duration")]),
     ],
 )
 def test_phrases(text: str, expected: list[tuple[str, str]]) -> None:

@@ -48,6 +48,51 @@ def test_espresso_refund_state(espresso_pad) -> None:
     assert espresso_pad.state("espresso", "refund") == state  # by its shipped name
 
 
+def test_each_filled_field_says_why(espresso_pad) -> None:
+    state = espresso_pad.state("espresso", Refund)
+    order = state.order_id
+    assert order.why.startswith("identifier, subtype order/reference, label 'order'")
+    assert f"quoted from {order.records[0]} by identifiers.regex.v1" in order.why
+    assert "rule entitlement_would_be" in state.refund_amount.why
+    assert "every distinct matching value" in state.fees_waived[0].why
+    shown = json.loads(state.model_dump_json())
+    assert shown["order_id"]["why"] == order.why  # state --json carries it
+
+
+class Visit(DomainState):
+    schema_name = "visit"
+    follow_up: Pinned | None = pin("commitment", subtype="promised", prefer=r"\d\s*pm")
+
+
+def test_prefer_picks_the_matching_records_first() -> None:
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("v", [
+            {"role": "user", "content": "The boiler is leaking."},
+            {"role": "assistant", "content": "I'll call you at 3pm with a slot."},
+            {"role": "user", "content": "Thanks."},
+            {"role": "assistant", "content": "I'll send you the engineer's name as well."}])
+        state = pad.state("v", Visit)
+    assert state.follow_up.text == "I'll call you at 3pm with a slot"
+    assert "1 of 2 records match the preferred pattern" in state.follow_up.why
+    with pytest.raises(ValueError, match="pin prefer"):
+        pin("commitment", prefer="(")
+
+
+def test_ticket_follow_up_and_sla_read_the_stated_target() -> None:
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("k", [
+            {"role": "user", "content": "Nobody can log into Planwise Enterprise today."},
+            {"role": "assistant", "content": "I've raised INC-5530 to P1, which carries a "
+             "4-hour resolution target. I'll email you an update by 11:30."},
+            {"role": "user", "content": "OK."},
+            {"role": "assistant", "content": "If the update comes out sooner, you'll see it "
+             "in the portal. I'll send you the report."}])
+        state = pad.state("k", "ticket")
+    assert state.product.text == "Planwise Enterprise"
+    assert state.sla_deadline.text == "4-hour resolution target"
+    assert state.promised_follow_up.text == "I'll email you an update by 11:30"
+
+
 def test_required_fields_not_filled_are_listed() -> None:
     with Scratchpad(":memory:") as pad:
         pad.ingest("t", [{"role": "user", "content": "I'd like to return my kettle."}])

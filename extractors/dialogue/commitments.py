@@ -264,10 +264,9 @@ RULES: tuple[Rule, ...] = (
          lambda f, t, c: f.person in {2, 3} and f.modal in {"will", "should"}
          and not f.negated and not c.question and not f.past
          and bool(EXPECTED_TIME.search(t)) and not MEASURE.search(t)),
-    # "The refund is now processed"; "If your leave is extended, ..." states a condition
     Rule("done_state", CommitmentSubtype.GRANTED, 0.55,
          lambda f, t, c: not c.question and not f.negated and bool(DONE_STATE.match(t))
-         and not NOT_YET.search(t) and not IF_CLAUSE.match(t)),
+         and not NOT_YET.search(t) and not IF_CLAUSE.match(t)),  # "If it is extended, ..."
     Rule("first_person_can", CommitmentSubtype.OFFERED, 0.7,
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
          and _acts(f) and not c.question),

@@ -18,6 +18,7 @@ import regex
 from extractors.base import Candidate, TurnView
 from extractors.records import Kind
 from extractors.text.guard import rx
+from extractors.text.lexicon import STOP_WORDS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -43,10 +44,10 @@ _WORD = (r"(?:\p{Lu}[\w+&'’-]{0,40}|\p{Ll}{1,3}\p{Lu}[\w+-]{0,40}|[\w-]{0,40}\
 _BEFORE = (r"(?i:my|our|your|their|his|her|the|a|an|this|that|these|those|its|using|use|with|"
            r"on|for|from|in|into|onto|via|through|bought|ordered|got|have|own)\s+")
 #: Edition words that end a product's name, capitalized: "Planwise Enterprise", "Acme Pro".
-EDITIONS = "Enterprise|Pro|Plus|Premium|Business|Cloud|Online|Server|Lite|Max|Ultra|Mini"
+EDITIONS = "Enterprise|Pro|Plus|Premium|Business|Cloud|Server|Lite|Max|Ultra|Mini"
 _NOT_NAME = r"(?!(?:I|The|My|Our|Your|This|That|A|An|We|It|So|If)\b)"
 _NAME = (rf"{_NOT_NAME}(?P<name>{_WORD}(?:\s{_WORD}){{0,3}}?)"
-         rf"(?:(?:\s(?i:{_MODIFIERS}))?\s(?P<head>(?i:{HEADS}))(?i:e?s)?|"
+         rf"(?:(?:\s(?i:{_MODIFIERS}))?\s(?P<head>(?i:{HEADS}))(?P<plural>(?i:e?s))?|"
          rf"\s(?P<edition>{EDITIONS}))\b")
 PATTERN = rx(rf"(?<=(?<![\w'’-]){_BEFORE}){_NAME}", regex.V0, linear=True)
 #: Without a determiner, only a name that looks made ("SecureTunnel VPN", "Halo S2 lock").
@@ -55,7 +56,15 @@ BARE = rx(rf"(?<![\w@/.'’-]){_NAME}", regex.V0)
 #: CareSlot 7.2", "through SignFlow", "The Tapwell T650 on the counter". Each word
 #: capitalized or coded, the name ends where they do.
 MADE_NAME = rx(rf"(?<=(?<![\w'’-]){_BEFORE}){_NOT_NAME}(?P<name>{_WORD}(?:\s{_WORD}){{0,3}})"
-               r"(?![\w.-]|\.\w)", regex.V0, linear=True)
+               r"(?![\w.-]|\.\w)(?P<next>\s+\p{Ll}[\p{Ll}'’]*)?", regex.V0, linear=True)
+#: Company forms: "Keller GmbH" names a firm, not a product.
+_COMPANY = rx(r"\b(?:GmbH|AG|KG|Ltd|LLC|Inc|PLC|SARL|BV|NV|Pty)\b", regex.V0, linear=True)
+#: What may follow a product's name after a determiner: a verb or a function word ("the
+#: SignFlow app", no: "the Tallis K40 on the counter", "the DocuMint sends ..."), not a
+#: noun it modifies ("the FitZone mandate", "the Acme one").
+_DETERMINER = rx(r"(?i:\b(?:the|a|an|my|our|your|their|his|her|its|this|that))\s+$", regex.V0,
+                 linear=True)
+_VERB_FORM = rx(r"(?:s|ed|ing|n't|’t)$", regex.V0, linear=True)
 _MADE = rx(r"\d|\p{Ll}\p{Lu}")
 #: A made name's words: a name (not a code alone) with a camel case or a model code
 #: after it ("CareSlot", "Tapwell T650", "iPad Air 5"); not a version or count alone.
@@ -77,23 +86,33 @@ class Products:
         text = turn.text
         out = []
         seen: set[int] = set()
-        matches = [*PATTERN.finditer(text),
-                   *(m for m in BARE.finditer(text) if _MADE.search(m.group("name")))]
-        named = [(m.start(), m.end()) for m in matches]
+        #: (start, end, head) of each name: with a product noun or an edition word, or made
+        found: list[tuple[int, int, str | None]] = []
+        for m in [*PATTERN.finditer(text),
+                  *(m for m in BARE.finditer(text) if _MADE.search(m.group("name")))]:
+            if m.group("plural") and not _MADE.search(m.group("name")):
+                continue  # "DNS servers" is a kind of thing; "Halo S2 locks" a product line
+            if not _NOT_A_NAME.match(m.group("name")):
+                found.append((m.start(), m.end(), m.group("head") or m.group("edition")))
         for m in MADE_NAME.finditer(text):
-            if _MADE_NAME.match(m.group("name")) and not any(
-                    a <= m.start() < b for a, b in named):
-                matches.append(m)
-        for m in sorted(matches, key=lambda m: (m.end(), m.start())):
-            if _NOT_A_NAME.match(m.group("name")) or m.end() in seen:
+            after = (m.group("next") or "").strip().lower()
+            if after and _DETERMINER.search(text, max(0, m.start() - 8), m.start()) \
+                    and after not in STOP_WORDS - {"one", "ones"} \
+                    and not _VERB_FORM.search(after):
+                continue  # after "the", the name modifies a noun: "the FitZone mandate"
+            name = m.group("name")
+            if _MADE_NAME.match(name) and not _COMPANY.search(name) and not _NOT_A_NAME.match(
+                    name) and not any(a <= m.start() < b for a, b, _ in found):
+                found.append((m.start(), m.end("name"), None))
+        for start, end, head in sorted(found, key=lambda f: (f[1], f[0])):
+            if end in seen:
                 continue
-            seen.add(m.end())
-            head = m.groupdict().get("head") or m.groupdict().get("edition")
-            out.append(Candidate.of(text, m.start(), m.end(), kind=Kind.IDENTIFIER,
+            seen.add(end)
+            out.append(Candidate.of(text, start, end, kind=Kind.IDENTIFIER,
                                     subtype="product", score=0.85 if head else 0.7,
                                     extractor=NAME,
                                     why="a name before a product noun" if head
                                     else "a made name where a product is named",
                                     label=head.lower() if head else None,
-                                    value={"normalized": " ".join(m.group(0).split())}))
+                                    value={"normalized": " ".join(text[start:end].split())}))
         return sorted(out, key=lambda c: c.start)

@@ -219,6 +219,11 @@ def _non_overlapping(atoms: list[Atom]) -> list[Atom]:
 
 _DEADLINE = rx(r"(?i)(?<![\w])(?:by|before|no\s+later\s+than|not\s+later\s+than)"
                           r"\s+(?:the\s+end\s+of\s+)?$")
+#: A duration stated as a service target makes it a deadline, and the target's words
+#: are its span ("a resolution target of 8 business hours", "a 4-hour response target").
+_TARGET = r"(?:(?:first[\s-])?response|resolution|fix|reply|repair)\s+(?:target|time|sla)|sla"
+_TARGET_BEFORE = rx(rf"(?i)(?<![\w])(?:{_TARGET})\s+(?:of|is)\s+(?:within\s+)?$", linear=True)
+_TARGET_AFTER = rx(rf"(?i)\s{{1,3}}(?:{_TARGET})\b", linear=True)
 
 
 def reference_date(turn: TurnView) -> date | None:
@@ -296,6 +301,13 @@ class RegexDatetimes:
             lead = _DEADLINE.search(text, max(0, start - 32), start)
             if lead and chain[0].role != "duration" and subtype != DatetimeSubtype.RANGE:
                 start, subtype = lead.start(), DatetimeSubtype.DEADLINE
+            elif subtype == DatetimeSubtype.DURATION:
+                target = _TARGET_BEFORE.search(text, max(0, start - 48), start)
+                after = None if target else _TARGET_AFTER.match(text, end)
+                if target or after:
+                    start = target.start() if target else start
+                    end = after.end() if after else end
+                    subtype = DatetimeSubtype.DEADLINE
             out.append(Candidate.of(
                 text, start, end, kind=Kind.DATETIME, subtype=subtype,
                 score=max(a.score for a in chain), extractor=NAME,
