@@ -30,6 +30,7 @@ def texts(extractor, text: str, role: str = "user", **view) -> list[str]:
     ("We had a Sev-1 incident overnight.", ["Sev-1"]),
     ("critical severity outage", ["critical severity"]),
     ("I ordered 2 P2 boxes.", []),  # a bare code with nothing about tickets
+    ("I've raised CS-009174 to P2.", ["P2"]),  # changing a grade says what it is
     ("It's urgent, please.", []),  # tone, not a level
     ("The high incident rate worries me.", []),
 ])

@@ -42,7 +42,9 @@ _BARE_CODE = rx(_CODE, regex.IGNORECASE)
 #: What makes a bare "P1" a level: the turn is about tickets or incidents.
 _CONTEXT = rx(
     r"\b(?:sev(?:erity)?|priority|prio|urgen\w*|incident|ticket|case|outage|escalat\w*|"
-    r"sla|triage|on-?call|page[ds]?)\b", regex.IGNORECASE, linear=True)
+    r"sla|triage|on-?call|page[ds]?|(?:resolution|response)\s+target|"
+    r"(?:rais|lower|bump|downgrad|upgrad)(?:e|ed|es|ing)\s+(?:[\w-]+\s+){0,3}to)\b",
+    regex.IGNORECASE, linear=True)
 #: Before a thing (not a severity word), only a code or a strong word grades it: "P1
 #: incident", "critical bug", but not "high incident rate" or "normal case".
 _GRADES_A_THING = rx(rf"{_CODE}|critical|blocker|urgent", regex.IGNORECASE)
