@@ -64,6 +64,15 @@ from extractors.dialogue.commitment_shapes import (
     USER_DELIVERY,
     WILL_DO,
 )
+from extractors.dialogue.commitment_words import (
+    CHARGE,
+    CLAIM_VERBS,
+    CONCESSION,
+    NON_COMMITTING,
+    RECEIPT,
+    UNDO,
+    USER_NOT_COMMITTING,
+)
 from extractors.dialogue.options import option_items
 from extractors.records import CommitmentSubtype, Kind
 from extractors.text.clause_features import ENTITLEMENT, OFFER_FRAME, Features, read
@@ -82,34 +91,6 @@ RESOLVER = "commitments.lifecycle.v1"
 
 # -- lexicons (data) -------------------------------------------------------------------
 
-#: Verbs whose first-person use is talk about the conversation, not a commitment.
-NON_COMMITTING = frozenset("""
-be have see look check find note notice understand know think believe guess hope suppose
-read hear say tell ask mention explain apologize apologise help assist try want need like
-love appreciate thank seem feel wonder recommend suggest afraid sorry let show go verify
-review investigate confirm do get_it pull reach mean realize realise agree work reproduce
-test run debug trace identify locate inspect diagnose analyse analyze search spot discover
-""".split())
-#: Verbs that concede something of value to the other party.
-CONCESSION = frozenset("""
-waive refund cover credit reimburse compensate discount reduce lower drop remove cancel
-exempt upgrade extend approve authorise authorize honour honor comp pay absorb match
-grant give offer include replace reverse void forgive accept
-""".split())
-#: Verbs that take back what was given or set up ("release the hold", "drop the discount").
-UNDO = frozenset("""
-release cancel undo revoke withdraw drop remove reverse void rescind retract scrap delete
-lift unbook
-""".split())
-#: Nouns for what the customer pays: removing one is a concession, not an undo.
-CHARGE = frozenset("""
-fee charge cost surcharge deduction penalty fine price premium tax interest excess
-""".split())
-#: Verbs a user reports the agent used when they claim an earlier agreement.
-CLAIM_VERBS = frozenset("agree promise say offer confirm tell guarantee assure approve "
-                        "accept waive grant".split())
-#: Verbs of receiving, for "you'll get/receive X".
-RECEIPT = frozenset("get receive see have".split())
 REVOKE_CUE = rx(
     r"\b(?:after\s+all|any\s?more|no\s+longer|on\s+second\s+thought|after\s+checking|"
     r"i\s+was\s+wrong|my\s+mistake|i\s+made\s+a\s+mistake|have\s+to\s+(?:withdraw|retract))\b",
@@ -148,11 +129,6 @@ NOT_YET = rx(r"\b(?:nothing|not\s+yet|no\s+longer|never)\b", regex.IGNORECASE, l
 #: The interrogative offer frames ("would you like me to", "shall I", "want me to").
 ASKED_OFFER = rx(r"(?:would|do)\s+you\s+(?:like|want)|want\s+me|(?:shall|should|can|could|may)"
                  r"\s+(?:I|we)\b|how\s+about", regex.IGNORECASE, linear=True)
-#: What a user's "I'll ..." does not commit to ("I'll be in", "I'll take it", "I'll wait").
-USER_NOT_COMMITTING = frozenset(stem(w) for w in """
-be have take need want like let guess wait see go keep stay look try hope think mind
-leave arrive travel fly come visit depart drive
-""".split())
 _S_NON = frozenset(stem(w) for w in NON_COMMITTING)
 _S_CONC = frozenset(stem(w) for w in CONCESSION)
 _S_ENT = frozenset(stem(w) for w in ENTITLEMENT)
