@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from benchmarks.fidelity import models, report, server
-from benchmarks.fidelity.__main__ import main
+from benchmarks.fidelity.__main__ import ROOT, code_version, main
 from benchmarks.fidelity.cases import Fact, labelled_cases, long_cases
 from benchmarks.fidelity.scoring import answer_correct, near_miss, status_flipped
 from tests.chat_server import chat_server
@@ -61,6 +61,15 @@ def test_every_case_is_compacted_in_both_conditions_and_probed(results) -> None:
         assert case["B"]["tokens"] < case["tokens_full"]
         assert set(case["qa"]) >= {"A", "B"}
     assert {r["model"] for r in results["requests"]} == {"scripted"}
+
+
+def test_the_results_name_the_code_they_ran(results) -> None:
+    version = code_version()
+    assert results["code"] == version
+    if (ROOT / ".git").exists():
+        assert len(version["commit"]) == 40 and isinstance(version["dirty"], bool)
+    else:  # an unpacked source tree: nothing to name, and no error
+        assert version == {}
 
 
 def test_what_scratchpad_pinned_survives_verbatim(results) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,6 +25,20 @@ from benchmarks.fidelity.run import Plan, run_case, same_run, totals
 from benchmarks.fidelity.server import ServerFailed, llama_server
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "fidelity.json"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def code_version() -> dict[str, Any]:
+    """The commit the run's code is (and whether the tree had changes), when the project
+    is a git checkout; else nothing."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                              check=True, timeout=10).stdout.strip()
+    try:
+        return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain",
+                                                                      "--untracked-files=no"))}
+    except (OSError, subprocess.SubprocessError):
+        return {}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -103,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         "window": args.window, "trigger": args.trigger, "long_window": args.long_window,
         "long_trigger": 0.6, "keep_recent": plan.short.keep_recent, "rounds": args.rounds,
         "steps_per_round": args.steps, "n_ctx": args.n_ctx, "instructor_mode": args.mode,
-        "temperature": 0.0}}
+        "temperature": 0.0}, "code": code_version()}
     try:
         if args.base_url:
             meta["model"] = {"name": args.model_name, "base_url": args.base_url}
