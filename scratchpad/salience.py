@@ -98,6 +98,9 @@ CLAUSE_SALIENCE: dict[str, dict[str, float]] = {
 }
 #: Statuses after which a clause no longer needs carrying (answered, superseded, ...).
 _SETTLED = 0.5
+#: A commitment carried out within the conversation: worth a line (it happened), no
+#: longer live, so not protected under a cap (as a satisfied constraint).
+FULFILLED = 2.0
 
 
 @dataclass(frozen=True)
@@ -226,7 +229,8 @@ def clause_salience(record: Record) -> float:
             return by_kind[CommitmentSubtype.REVOKED]
         if record.status == Status.SUPERSEDED.value:
             return _SETTLED
-        return by_kind.get(record.subtype, 1.0)
+        score = by_kind.get(record.subtype, 1.0)
+        return min(score, FULFILLED) if record.status == Status.FULFILLED.value else score
     return by_kind.get(record.status, _SETTLED)
 
 

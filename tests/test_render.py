@@ -148,3 +148,16 @@ def test_user_text_cannot_forge_block_lines(pad):
     for line in lines[1:-1]:
         assert not line.startswith(("AGREED", "GRANTED", "PROMISED", "OFFERED", "=== ")), line
     assert not [r for r in pad.records("x", kind="commitment") if r.subtype != "claimed"]
+
+
+def test_a_fulfilled_promise_keeps_a_line_but_is_no_longer_protected() -> None:
+    from scratchpad.records import Kind, Record
+    from scratchpad.salience import PROTECTED, SHOW_FROM, clause_salience
+
+    promise = Record(id="commitment:2:0-20", thread="t", kind=Kind.COMMITMENT,
+                     subtype="promised", text="I'll email the label", turn=2,
+                     role="assistant", start=0, end=20, status="active", extractor="test",
+                     confidence=0.8)
+    assert clause_salience(promise) >= PROTECTED
+    done = promise.model_copy(update={"status": "fulfilled", "status_turn": 4})
+    assert SHOW_FROM <= clause_salience(done) < PROTECTED
