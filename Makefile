@@ -48,7 +48,7 @@ fidelity-setup: $(STAMP)
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/python -m pip install --quiet \
 		-r benchmarks/fidelity/requirements.txt
 
-# The committed run (Qwen2.5-Coder-1.5B; about 100 minutes on 2 cores): espresso, the
+# The committed run (Qwen2.5-Coder-1.5B; about 75 minutes on 2 cores): espresso, the
 # first 17 blind test conversations and 2 long sessions; writes
 # benchmarks/results/fidelity.json and prints the table. Without --limit it takes all 25.
 fidelity: fidelity-setup

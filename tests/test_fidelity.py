@@ -188,3 +188,17 @@ def test_a_rerun_retries_only_the_conversations_that_failed(tmp_path: Path) -> N
     assert second["cases"][0] == first["cases"][0] and not second["failed"]
     assert not any("Casa Crema" in json.dumps(r) for r in received)  # espresso not redone
     assert not (tmp_path / "fidelity.partial.jsonl").exists()
+
+
+def test_a_fact_is_pinned_only_by_a_record_of_its_own_turn() -> None:
+    from benchmarks.fidelity.cases import Case
+    from benchmarks.fidelity.run import is_pinned
+
+    case = Case("c", "test", [{"role": "system", "content": "be brief"},
+                              {"role": "tool", "content": "4e7c1d9f2a6b0c71"},
+                              {"role": "assistant", "content": "Reverted 4e7c1d9."}],
+                [Fact(turn=2, text="4e7c1d9", kind="identifier"),
+                 Fact(turn=-1, text="PAY-1432", kind="ticket")])
+    assert not is_pinned("4e7c1d9", case, [(1, "4e7c1d9f2a6b0c71")])  # the tool's hash
+    assert is_pinned("4e7c1d9", case, [(2, "4e7c1d9")])  # turn 2: the system message is not one
+    assert is_pinned("PAY-1432", case, [(7, "PAY-1432")])  # a planted fact: any turn

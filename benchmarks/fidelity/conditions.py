@@ -110,9 +110,9 @@ class Pinned:
         return [dict(m) for m in result.messages], dict(result.log) | {
             "block": result.block}
 
-    def pinned_texts(self) -> list[str]:
-        """The text of every record the thread holds (what the block can carry)."""
-        return [r.text for r in self.pad.records(self.thread)]
+    def pins(self) -> list[tuple[int, str]]:
+        """(turn, text) of every record the thread holds (what the block can carry)."""
+        return [(r.turn, r.text) for r in self.pad.records(self.thread)]
 
     def close(self) -> None:
         self.pad.close()

@@ -115,11 +115,11 @@ def run_case(model: Model, case: Case, plan: Plan, mode: str,
                                           "shrunk", "over_window")}})
             say(f"  {case.id} round {r}: verbatim A {a['verbatim']}/{a['facts']}, "
                 f"B {b['verbatim']}/{b['facts']}")
-        pins = pinned.pinned_texts()
+        pins = pinned.pins()
     finally:
         pinned.close()
     last = rounds[-1]
-    pinned_facts = [t for t in last["B"]["compacted"] if any(t in p for p in pins)]
+    pinned_facts = [t for t in last["B"]["compacted"] if is_pinned(t, case, pins)]
     b_text = _text(b_context)
     result: dict[str, Any] = {
         "id": case.id, "source": case.source, "messages": len(full),
@@ -176,6 +176,17 @@ def totals(results: list[dict[str, Any]]) -> dict[str, Any]:
 #: whatever the long sessions' settings, and the other way round.
 _LONG_ONLY = frozenset({"long_window", "long_trigger", "rounds", "steps_per_round"})
 _SHORT_ONLY = frozenset({"window", "trigger"})
+
+
+def is_pinned(text: str, case: Case, pins: list[tuple[int, str]]) -> bool:
+    """Whether a fact was pinned: a record of the fact's own turn holds its text (a short
+    hash the agent said is not pinned by a tool's longer hash three turns earlier). A
+    planted fact of a long session (no turn) is pinned by any record holding it."""
+    fact = next(f for f in case.facts if f.text == text)
+    if fact.turn < 0:
+        return any(text in p for _, p in pins)
+    turn = sum(1 for m in case.messages[:fact.turn + 1] if m.get("role") != "system")
+    return any(t == turn and text in p for t, p in pins)
 
 
 def same_run(was: dict[str, Any], now: dict[str, Any], source: str) -> bool:
