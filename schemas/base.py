@@ -171,8 +171,7 @@ def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None
     binding = Binding(kinds=_tuple(kind), subtypes=_tuple(subtype), labels=_tuple(label),
                       not_labels=_tuple(not_label), roles=_tuple(role),
                       statuses=_tuple(status) or HOLDING, pattern=pattern, prefer=prefer,
-                      pick=pick,
-                      required=required, missing=missing)
+                      pick=pick, required=required, missing=missing)
     default: Any = [] if pick == "all" else None
     return Field(default=default, description=description,
                  json_schema_extra={"pin": binding.model_dump(mode="json")})
@@ -263,7 +262,7 @@ class DomainState(BaseModel):
                              and _compiled(binding.prefer).search(r.text)]
                 pool = preferred or hits
                 chosen = pool[-1] if binding.pick == "latest" else pool[0]
-                distinct = len(_distinct(pool, pool))
+                distinct = len(_distinct_records(pool))
                 count = f"{len(pool)} record{'s' if len(pool) > 1 else ''}"
                 many = (f"the {binding.pick} of {distinct} matching values" if distinct > 1
                         else "the one matching value") + f" ({count})"
@@ -317,14 +316,16 @@ def _pinned(chosen: Record, hits: list[Record], why: str = "") -> Pinned:
                   why=f"{why}; quoted from {_source(shown)}" if why else "")
 
 
-def _distinct(hits: list[Record], mentions: list[Record], why: str = "") -> list[Pinned]:
-    """One :class:`Pinned` per distinct value, in the order values first appeared."""
-    out: list[Pinned] = []
+def _distinct_records(hits: list[Record]) -> list[Record]:
+    """The first record of each distinct value, in the order values first appeared."""
     seen: list[Record] = []
     for r in hits:
-        if any(_same(r, s) for s in seen):
-            continue
-        seen.append(r)
-        out.append(_pinned(r, mentions, f"{why}; every distinct matching value"
-                           if why else ""))
-    return out
+        if not any(_same(r, s) for s in seen):
+            seen.append(r)
+    return seen
+
+
+def _distinct(hits: list[Record], mentions: list[Record], why: str = "") -> list[Pinned]:
+    """One :class:`Pinned` per distinct value, in the order values first appeared."""
+    return [_pinned(r, mentions, f"{why}; every distinct matching value" if why else "")
+            for r in _distinct_records(hits)]

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from benchmarks.fidelity import models, report, server
-from benchmarks.fidelity.__main__ import ROOT, code_version, main
-from benchmarks.fidelity.cases import Fact, labelled_cases, long_cases
+from benchmarks.fidelity.__main__ import code_version, main
+from benchmarks.fidelity.cases import ROOT, Fact, labelled_cases, long_cases
 from benchmarks.fidelity.scoring import answer_correct, near_miss, status_flipped
 from tests.chat_server import chat_server
 

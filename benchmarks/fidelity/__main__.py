@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.fidelity.cases import labelled_cases, long_cases
+from benchmarks.fidelity.cases import ROOT, labelled_cases, long_cases
 from benchmarks.fidelity.conditions import Settings
 from benchmarks.fidelity.llm import Model
 from benchmarks.fidelity.models import MODELS, ModelUnavailable, file_sha256
@@ -25,7 +25,6 @@ from benchmarks.fidelity.run import Plan, run_case, same_run, totals
 from benchmarks.fidelity.server import ServerFailed, llama_server
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "fidelity.json"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def code_version() -> dict[str, Any]:

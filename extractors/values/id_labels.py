@@ -109,4 +109,3 @@ def diff_side(text: str, start: int) -> int:
     if text[start:start + 2] not in ("a/", "b/"):
         return 0
     return 2 if _DIFF_HEADER.search(text, max(0, start - 300), start) else 0
-
