@@ -31,7 +31,7 @@ CORPUS = DATA / "schemas_blind.jsonl"
 #: The first scored run (before any rule was changed for this set): dev 0.542
 #: (refund 0.583, ticket 0.429, coding 0.593), test 0.533 (0.700 / 0.257 / 0.600); two
 #: fields were filled from a tool result where a person stated the value. After the
-#: product, follow-up, service-target and diff-header shapes: dev 0.618 (0.583 / 0.667 /
+#: product, follow-up, service-target, diff-header and priority shapes: dev 0.625 (0.583 / 0.690 /
 #: 0.611), test 0.567 (0.700 / 0.343 / 0.622). Floors sit just under the latest run;
 #: raise them as field filling improves (the goal is 0.90 and no tool fills).
 FLOORS = {"dev": 0.61, "test": 0.56}
