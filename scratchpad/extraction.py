@@ -210,9 +210,15 @@ class TurnProcessor:
 def action(view: TurnView) -> str | None:
     """The tool whose result ``view`` is, when that tool acted (not a lookup) and did not
     report a failure: what it names or returns was acted on."""
-    if view.role != "tool" or not view.tool_name or reads_only(view.tool_name):
+    return acting_tool(view.tool_name, view.text) if view.role == "tool" else None
+
+
+def acting_tool(name: str | None, result: str) -> str | None:
+    """``name``, when the tool so named acted (not a lookup) and its ``result`` reports
+    no failure."""
+    if not name or reads_only(name):
         return None
-    return None if tool_failed(view.text) else view.tool_name
+    return None if tool_failed(result) else name
 
 
 def recent(records: dict[str, Record], limit: int) -> list[Record]:

@@ -12,7 +12,9 @@ mentions arrive (work per turn: the values of that turn):
 evidence                                    points
 ==========================================  =======
 it is in the conversation at all            0.25
-the user stated it                          1.5
+the user stated it, or confirmed it when    1.5
+the assistant read it back ("is it
+j.hallberg@northwind-group.com?" "Yes")
 the assistant stated it first, in a reply   1.25
 the assistant repeated it after a tool      0.5
 showed it, or named it while calling tools
@@ -46,7 +48,7 @@ record every turn); the block uses it only to break ties.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
@@ -116,17 +118,19 @@ class ValueGroup:
     acted: str | None = None  # how it was acted on: a tool's name, or "edited"
     echoed: bool = False  # first seen in tool output or in the agent's narration of a call
     weak: bool = False  # a duration or a relative day: only being acted on counts
+    confirmed: bool = False  # the assistant read it back and the user said yes
 
     @property
     def salience(self) -> float:
         """The value's score (see the module docstring)."""
         score = PRESENT + (ACTED if self.acted else 0.0)
         if not self.weak:
-            score += BY_USER if self.by_user else 0.0
+            score += BY_USER if self.by_user or self.confirmed else 0.0
             echo = self.echoed or self.is_time
             if self.by_assistant:
                 score += ECHO if echo else BY_ASSISTANT
-            if self.by_user or not echo:  # an agent reading a tool's figure out again
+            # not an agent reading a tool's figure out again
+            if self.by_user or self.confirmed or not echo:
                 score += PER_MENTION * min(max(self.prose_turns - 1, 0), MAX_MENTIONS)
         return round(score, 2)
 
@@ -141,6 +145,8 @@ class ValueGroup:
         said = [who for who, flag in (("the user", self.by_user),
                                       ("the assistant", self.by_assistant)) if flag]
         parts = [f"stated by {' and '.join(said)}" if said else "only in tool output"]
+        if self.confirmed:
+            parts.append("the user confirmed it when the assistant read it back")
         if self.echoed and self.by_assistant:
             parts.append("the assistant's words echo a tool")
         if self.acted:
@@ -261,29 +267,48 @@ def mentioned(group: ValueGroup, record: Record, acted: str | None = None,
 def updated_groups(thread: str, known: dict[str, ValueGroup], values: list[Record],
                    acted_keys: set[str], tool: str | None,
                    narrating: bool = False,
-                   echoes: Collection[str] = ()) -> list[ValueGroup]:
+                   echoes: Mapping[str, str | None] | None = None,
+                   confirmed: Iterable[Record] = ()) -> list[ValueGroup]:
     """The value groups one turn changes: its value records are new mentions (acted on by
     ``tool`` when the turn is the result of an action tool; ``narrating`` when the turn is
-    the agent calling tools; ``echoes``: ids of records that repeat recent tool output),
-    and ``acted_keys`` are the values an action tool's call named. ``known``: those
-    groups as stored."""
+    the agent calling tools; ``echoes``: ids of records that repeat recent tool output,
+    each with the action tool whose result they repeat, if any),
+    and ``acted_keys`` are the values an action tool's call named; ``confirmed``: values of
+    an earlier turn that the user confirmed in this one. ``known``: those groups as
+    stored."""
     out: dict[str, ValueGroup] = {}
 
     def group(key: str) -> ValueGroup:
         return out.get(key) or known.get(key) or ValueGroup(thread=thread, key=key)
 
+    echoes = echoes or {}
+
+    def act_on_day(slot: str, acted: str | None) -> None:
+        """A slot acted on was its day too: "Wednesday 12 June at 8:30", a clock time
+        that names no half of the day, is one day that an action tool booked at 08:30."""
+        day = slot.split("T", 1)[0]
+        if acted and day != slot and slot.startswith("when|"):
+            out[day] = replace(group(day), acted=group(day).acted or acted)
+
     for record in values:
         key, same = value_key(record), identity_key(record)
+        acted = tool or echoes.get(record.id)
         if same is not None:  # the slot behind the words: acted on in any phrasing
-            out[same] = mentioned(group(same), record, acted=tool,
+            out[same] = mentioned(group(same), record, acted=acted,
                                   narrating=narrating or record.id in echoes)
+            act_on_day(same, acted)
         # a tool showed the same day or slot in other words ("2026-10-08", "8 October")
         echo = narrating or record.id in echoes or bool(same and group(same).echoed)
-        out[key] = mentioned(group(key), record, acted=tool or (group(same).acted
-                                                                  if same else None),
+        out[key] = mentioned(group(key), record, acted=acted or (group(same).acted
+                                                                   if same else None),
                              narrating=echo)
     for key in sorted(acted_keys):
         out[key] = replace(group(key), acted=group(key).acted or tool)
+        act_on_day(key, tool)
+    for record in confirmed:
+        for key in (value_key(record), identity_key(record)):
+            if key is not None:
+                out[key] = replace(group(key), confirmed=True)
     return [g for key, g in sorted(out.items()) if g != known.get(key)]
 
 
@@ -294,29 +319,40 @@ ECHO_CHARS = 64_000
 class RecentToolOutput:
     """The latest tool output (at most :data:`ECHO_CHARS`): a value an agent's reply
     repeats from it is an echo of a tool, not the agent's own statement ("the last scan
-    was at depot D17" after a tracking call returned ``"depot": "D17"``)."""
+    was at depot D17" after a tracking call returned ``"depot": "D17"``). An echo of what
+    an action tool returned as data was acted on, as that tool's own records of it are
+    ("the release commit c7a19e3 is created" after ``git commit`` printed it), even
+    where the tool's words alone did not say what the value was."""
 
     def __init__(self, texts: Iterable[str] = ()) -> None:
-        self._parts: deque[str] = deque()
+        self._parts: deque[tuple[str, str | None]] = deque()
         self._size = 0
         for text in texts:
-            self._add(text)
+            self._add(text, None)
 
-    def _add(self, text: str) -> None:
+    def _add(self, text: str, acted_by: str | None) -> None:
         text = text[-ECHO_CHARS:].casefold()
-        self._parts.append(text)
+        self._parts.append((text, acted_by))
         self._size += len(text)
         while self._size > ECHO_CHARS:
-            self._size -= len(self._parts.popleft())
+            self._size -= len(self._parts.popleft()[0])
 
-    def see(self, role: str, text: str) -> None:
-        """Take in one turn (only tool results are kept)."""
+    def see(self, role: str, text: str, acted_by: str | None = None) -> None:
+        """Take in one turn (only tool results are kept); ``acted_by``: the action tool
+        whose structured result it is, if any."""
         if role == "tool":
-            self._add(text)
+            self._add(text, acted_by)
 
-    def echoes(self, records: Iterable[Record]) -> set[str]:
-        """The ids of ``records`` whose words the kept tool output holds."""
+    def echoes(self, records: Iterable[Record]) -> dict[str, str | None]:
+        """The ids of ``records`` whose words the kept tool output holds, each with the
+        action tool whose result holds them (the newest), or None."""
         if not self._parts:
-            return set()
-        blob = "\n".join(self._parts)
-        return {r.id for r in records if r.text.casefold() in blob}
+            return {}
+        blob = "\n".join(text for text, _ in self._parts)
+        acting = [(text, tool) for text, tool in reversed(self._parts) if tool]
+        out: dict[str, str | None] = {}
+        for r in records:
+            words = r.text.casefold()
+            if words in blob:
+                out[r.id] = next((tool for text, tool in acting if words in text), None)
+        return out

@@ -16,11 +16,21 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from extractors.values.tool_fields import structured
 from scratchpad import tokens
-from scratchpad.extraction import LIVE_WINDOW, RESOLVABLE, TurnProcessor, action, turn_views
+from scratchpad.extraction import (
+    LIVE_WINDOW,
+    RESOLVABLE,
+    TurnProcessor,
+    acting_tool,
+    action,
+    tool_calls,
+    turn_views,
+)
 from scratchpad.held import hold_keys, holds
-from scratchpad.messages import Message, as_utc
-from scratchpad.records import Record
+from scratchpad.messages import Message, as_utc, parse_message
+from scratchpad.readback import confirmed_questions, read_back
+from scratchpad.records import Event, Kind, Record
 from scratchpad.salience import (
     RecentToolOutput,
     identity_key,
@@ -35,6 +45,8 @@ ECHO_TURNS = 40
 #: Turns annotated (spaCy) at a time: each turn's Doc is its own, so the size changes no
 #: record; it bounds the Docs held at once and lets progress move as turns are stored.
 ANNOTATE_BATCH = 64
+#: The kinds a read-back can confirm.
+VALUE_KINDS = (Kind.AMOUNT, Kind.IDENTIFIER, Kind.DATETIME)
 #: Told (turns stored so far, turns to store) after each turn an ingest stores.
 Progress = Callable[[int, int], None]
 
@@ -79,6 +91,42 @@ def content_hash(message: Message) -> str:
 
 
 
+def _acted_by(tool: str | None, result: str) -> str | None:
+    """The action tool a result's values were acted on by, when it returned them as data
+    (:mod:`scratchpad.held`: plain output, a listing or a log, is not relied on as such)."""
+    return tool if tool and structured(result) else None
+
+
+def _recent_tool_output(store: Store, thread: str, first: int, context: Sequence[Message]
+                        ) -> RecentToolOutput:
+    """The tool output of the :data:`ECHO_TURNS` stored turns before turn ``first + 1``,
+    each with the action tool that returned it (named by the stored calls)."""
+    out = RecentToolOutput()
+    if not first:
+        return out
+    stored = store.turns(thread, since=first - ECHO_TURNS + 1)
+    messages = [parse_message(t.message) for t in stored]
+    calls = tool_calls([*context, *messages])
+    for turn, message in zip(stored, messages, strict=True):
+        if turn.role == "tool":
+            name = calls.get(message.tool_call_id or "", (None, None))[0]
+            out.see(turn.role, turn.content,
+                    acted_by=_acted_by(acting_tool(name, turn.content), turn.content))
+    return out
+
+
+def _confirmed(store: Store, thread: str, updated: Sequence[Record],
+               events: Sequence[Event]) -> list[Record]:
+    """The values of earlier turns the user's turn (its ``updated`` records and
+    ``events``) confirmed when the assistant read them back (:mod:`scratchpad.readback`)."""
+    questions = confirmed_questions(updated, events)
+    out: list[Record] = []
+    for turn in sorted({q.turn for q in questions}):
+        said = store.records(thread, kinds=VALUE_KINDS, turn=turn)
+        out.extend(v for q in questions if q.turn == turn for v in read_back(q, said))
+    return out
+
+
 def add_turns(store: Store, processor: TurnProcessor, thread: str, first: int,
               fresh: list[Message], hashes: list[str], *, context: list[Message],
               result: IngestResult, reference: datetime | None = None,
@@ -97,10 +145,7 @@ def add_turns(store: Store, processor: TurnProcessor, thread: str, first: int,
     live: dict[str, dict[str, Record]] = {kind: {} for kind in kinds}
     for r in store.recent_records(thread, kinds, RESOLVABLE, LIVE_WINDOW):
         live[r.kind][r.id] = r
-    tool_output = RecentToolOutput(
-        t.content for t in (store.turns(thread, since=first - ECHO_TURNS + 1)
-                            if first else ())
-        if t.role == "tool")
+    tool_output = _recent_tool_output(store, thread, first, context)
     for view, doc, message, digest in zip(views, docs, fresh, hashes, strict=True):
         added, updated, events = processor.process(view, doc, live)
         acted_keys = processor.acted_values(view)
@@ -110,18 +155,20 @@ def add_turns(store: Store, processor: TurnProcessor, thread: str, first: int,
             for r in held:  # not pinned: nothing may change it until it is
                 live.get(r.kind, {}).pop(r.id, None)
         values = [r for r in added if is_value(r)]
-        echoes = tool_output.echoes(values) if view.role == "assistant" else set()
+        confirmed = _confirmed(store, thread, updated, events) if view.role == "user" else []
+        echoes = tool_output.echoes(values) if view.role == "assistant" else {}
         if values:  # pinned mentions: earlier held ones of the same value are relied on
             released = store.held_values(
                 thread, {k for r in values for k in hold_keys(r)})
             added = [*released, *added]
             values = [*released, *values]
-        tool_output.see(view.role, view.text)
-        keys = {value_key(r) for r in values} | acted_keys \
-            | {k for r in values if (k := identity_key(r)) is not None}
+        tool_output.see(view.role, view.text, acted_by=_acted_by(action(view), view.text))
+        keys = {value_key(r) for r in [*values, *confirmed]} | acted_keys \
+            | {k for r in [*values, *confirmed] if (k := identity_key(r)) is not None}
         groups = updated_groups(thread, store.value_groups(thread, keys) if keys else {},
                                 values, acted_keys, action(view),
-                                narrating=view.calls_tools, echoes=echoes)
+                                narrating=view.calls_tools, echoes=echoes,
+                                confirmed=confirmed)
         store.add_turn(
             StoredTurn(
                 thread=thread,

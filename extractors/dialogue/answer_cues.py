@@ -98,3 +98,11 @@ DECLINE = rule(r"^\W*(?:no|nope|nah|not\s+(?:now|yet|today|really))\b")
 TAG = rule(r"^\W*(?:(?:and|so)\W+)?(?:is|does|would|will|was)\s+(?:that|this|it)\s+"
            r"(?:[\p{L}']+\s+){0,2}?(?:ok|okay|alright|all\s+right|correct|right|fine|good|"
            r"acceptable|work|suit)")
+
+
+#: A reply that says yes to what was read back to it ("Yes, that's his address",
+#: "Correct", "That's the one"), unless it goes on to differ ("Yes, but it's ...").
+CONFIRMS = rule(
+    r"^\W*(?:(?:oh|ah|well|ok|okay)\W+)?(?:yes|yeah|yep|yup|correct|exactly|indeed|right|"
+    r"that(?:['’]s|\s+is)\s+(?:right|correct|it|the\s+one|(?:his|her|my|our|their|the)\s+"
+    r"[\p{L}-]+))\b(?![\s,;:.!-]*(?:but|although|though|except|actually|no)\b)")

@@ -257,3 +257,15 @@ STOPWORDS = function_words(
     can't won't isn't go going would've kind sort rather instead again still all up oh hi um
     ah eh ya great good fine perfect cool nice awesome alright right correct hello hey bye
     sounds works wonderful excellent lovely""")
+
+
+#: A question that reads a value back to check it, not one that offers something: "is it
+#: j.hallberg@northwind-group.com?", "is your postcode D02 X285?", "was that order
+#: A-77215?", "just to confirm, the card ending 4417?", "… 4417, is that right?". "Would
+#: you like me to hold the 14:00 slot?" is an offer: a yes takes the offer, it does not
+#: make the slot the user's.
+READ_BACK = rule(
+    r"^\W*(?:(?:and|so|also|ok|okay)\W+)?(?:(?:just\s+)?to\s+(?:confirm|check|be\s+sure|"
+    r"make\s+sure)\b|(?:can|could)\s+you\s+confirm\b|(?:is|was|are)\s+(?:it|that|this|these|"
+    r"your|the|his|her|their|its)\b|did\s+you\s+mean\b)|\b(?:is|was)\s+(?:that|this)\s+"
+    r"(?:right|correct)\W*$")

@@ -120,8 +120,10 @@ class Store(Protocol):
 
     # -- records and events
     def records(self, thread: str, kinds: Iterable[Kind | str] | None = None,
-                statuses: Iterable[Status | str] | None = None) -> list[Record]:
-        """Records of ``thread`` in (turn, start, end, kind) order, optionally filtered."""
+                statuses: Iterable[Status | str] | None = None,
+                turn: int | None = None) -> list[Record]:
+        """Records of ``thread`` in (turn, start, end, kind) order, optionally filtered
+        (``turn``: only that turn's)."""
         ...
 
     def recent_records(self, thread: str, kinds: Iterable[Kind | str],

@@ -178,6 +178,13 @@ def m009_dashboard_views(db: Database) -> None:
     create_views(db.conn, state_table_names(db.table_names()))
 
 
+@migration
+def m010_confirmed_values(db: Database) -> None:
+    """A value the assistant read back and the user confirmed counts as the user's
+    (:mod:`scratchpad.readback`): ``value_groups.confirmed``."""
+    db.table("value_groups").add_column("confirmed", int, not_null_default=0)
+
+
 def migrate(conn: sqlite3.Connection, where: str = ":memory:") -> list[str]:
     """Apply every migration not yet recorded in the database of ``conn``; return the
     names applied now.

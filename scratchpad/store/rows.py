@@ -37,7 +37,8 @@ def group_row(group: ValueGroup) -> dict[str, Any]:
     return {"thread": group.thread, "key": group.key, "prose_turns": group.prose_turns,
             "last_prose_turn": group.last_prose_turn, "by_user": int(group.by_user),
             "by_assistant": int(group.by_assistant), "acted": group.acted,
-            "echoed": int(group.echoed), "weak": int(group.weak), "salience": group.salience}
+            "echoed": int(group.echoed), "weak": int(group.weak),
+            "confirmed": int(group.confirmed), "salience": group.salience}
 
 
 def event_row(event: Event) -> dict[str, Any]:

@@ -202,7 +202,8 @@ class SQLiteStore(StateTables):
                 thread=thread, key=row["key"], prose_turns=row["prose_turns"],
                 last_prose_turn=row["last_prose_turn"], by_user=bool(row["by_user"]),
                 by_assistant=bool(row["by_assistant"]), acted=row["acted"],
-                echoed=bool(row["echoed"]), weak=bool(row["weak"]))
+                echoed=bool(row["echoed"]), weak=bool(row["weak"]),
+                confirmed=bool(row["confirmed"]))
         return out
 
     def _keyed_rows(self, table: str, thread: str, keys: Iterable[str]
@@ -301,11 +302,17 @@ class SQLiteStore(StateTables):
         thread: str,
         kinds: Iterable[Kind | str] | None = None,
         statuses: Iterable[Status | str] | None = None,
+        turn: int | None = None,
     ) -> list[Record]:
-        """Return records of ``thread`` in (turn, start, kind) order, optionally filtered."""
-        where, params = ["records.thread = ?"], [thread]
+        """Return records of ``thread`` in (turn, start, kind) order, optionally filtered
+        (``turn``: only that turn's)."""
+        where: list[str] = ["records.thread = ?"]
+        params: list[Any] = [thread]
         _add_in(where, params, "kind", kinds)
         _add_in(where, params, "status", statuses)
+        if turn is not None:
+            where.append("records.turn = ?")
+            params.append(turn)
         sql = f"{_SELECT} where {' and '.join(where)} order by turn, start, end, kind"
         return [row_record(row) for row in self._query(sql, params)]
 
