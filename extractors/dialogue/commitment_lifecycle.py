@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Change, TurnView
-from extractors.dialogue.commitment_shapes import CORRECTING as OWNS_UP
-from extractors.dialogue.commitment_shapes import VALUE_NOT
 from extractors.dialogue.commitments import (
     CONDITION_CUE,
     RESOLVER,
@@ -20,6 +18,8 @@ from extractors.dialogue.commitments import (
     carried_lines,
     undo_head,
 )
+from extractors.dialogue.corrections import about_same, corrections
+from extractors.dialogue.figure_picks import figure_taken
 from extractors.dialogue.fulfilment import done_by_tool, learned_fulfilment, modal_verb
 from extractors.dialogue.fulfilment import shipped as fulfilment_model
 from extractors.dialogue.options import (
@@ -61,22 +61,10 @@ ACCEPT = rx(
 )
 CHOOSE = rx(r"\b(?:please|I['’]ll\s+take|I['’]d\s+like|I\s+(?:choose|prefer|want)|"
                        r"let['’]?s\s+go\s+with|go\s+with)\b", regex.IGNORECASE)
-CORRECTION = rx(
-    r"\b(?:correction|the\s+correct\s+(?:amount|figure|price|total)|i\s+made\s+a\s+mistake|"
-    r"my\s+mistake|i\s+meant|should\s+have\s+said|actually\s+it['’]?s|sorry,\s+(?:it['’]?s|"
-    r"that\s+should\s+be))\b",
-    regex.IGNORECASE,
-)
 _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.PROMISED}
 _UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
              CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
-
-
-def _about_same(a: Record, b: Record) -> bool:
-    if a.label and b.label:
-        return bool(word_stems(a.label) & word_stems(b.label))
-    return a.attrs.get("verb") == b.attrs.get("verb") and bool(a.attrs.get("verb"))
 
 
 def _undone_by(r: Record, head: str) -> bool:
@@ -84,27 +72,6 @@ def _undone_by(r: Record, head: str) -> bool:
     or a noun made from it ("hold" ~ hold, "booking" ~ book, "reservation" ~ reserv)."""
     verb = str(r.attrs.get("verb") or "")
     return head in word_stems(r.label) or (len(verb) >= 4 and head.startswith(verb))
-
-
-#: What follows "not" in "€130, not the full €380": the next three words, which must hold
-#: exactly one amount.
-_NOT_VALUE = rx(r"\b(?:not|instead\s+of|rather\s+than)\s+"
-                          r"(?P<old>[^\s;!?]{1,20}(?:\s+[^\s;!?]{1,20}){0,2})", regex.IGNORECASE)
-
-
-def _replaced_value(text: str) -> dict | None:
-    """The amount a commitment says it replaces: "€1,190, not €1,290" gives €1,290."""
-    m = _NOT_VALUE.search(text)
-    return money_value(m.group("old")) if m else None
-
-
-def _replaced_words(text: str) -> str | None:
-    """The figure a correction replaces, as written: "30 June" in "28 May, not 30 June"."""
-    m = _NOT_VALUE.search(text)
-    if m is None:
-        return None
-    words = m.group("old").strip(" .,;:!?")
-    return words.removeprefix("the ").lstrip("~") or None
 
 
 def _same_act(report: Record, kept: Record) -> bool:
@@ -150,7 +117,7 @@ class CommitmentLifecycle:
             new = [n for n in new if n.id not in touched]
             older = [r for r in older if r.id not in touched]
             changes += self._revocations(turn, new, older)
-            changes += self._corrections(turn, new, older)
+            changes += corrections(turn, new, older)
             touched = {c.record_id for c in changes}
             changes += self._alternative_taken(turn, new, [r for r in older
                                                            if r.id not in touched])
@@ -213,6 +180,16 @@ class CommitmentLifecycle:
         return out
 
     def _acceptance(self, turn: TurnView, older: list[Record]) -> list[Change]:
+        """The offers a user turn accepts, picks or turns down, and the one it takes by
+        repeating its figure ("no exchange. fine, 11.695,50", turns after the offer): the
+        figure decides for an offer the rest leaves unaccepted."""
+        regular = self._accepted(turn, older)
+        agreed = {c.record_id for c in regular if c.new == CommitmentSubtype.AGREED}
+        taken = [c for c in figure_taken(turn, older) if c.record_id not in agreed]
+        named = {c.record_id for c in taken}
+        return taken + [c for c in regular if c.record_id not in named]
+
+    def _accepted(self, turn: TurnView, older: list[Record]) -> list[Change]:
         offers = [r for r in older
                   if r.subtype == CommitmentSubtype.OFFERED and r.role == "assistant"
                   and turn.number - r.turn <= ACCEPT_WINDOW]
@@ -303,50 +280,12 @@ class CommitmentLifecycle:
             if n.subtype not in {CommitmentSubtype.REVOKED, CommitmentSubtype.DECLINED}:
                 continue
             pool = [r for r in older if r.subtype in _UNDOABLE and r.role == "assistant"]
-            same = [r for r in pool if _about_same(r, n)]
+            same = [r for r in pool if about_same(r, n)]
             if not same and n.subtype == CommitmentSubtype.REVOKED and pool:
                 same = [pool[-1]]  # "I can't waive it after all": the latest one
             for r in same:
                 out.append(Change.status(r, Status.REVOKED, turn, n.start, n.end,
                                          note=f"{n.subtype} turn {turn.number}"))
-        return out
-
-    def _corrections(self, turn: TurnView, new: list[Record], older: list[Record]
-                     ) -> list[Change]:
-        out = []
-        correcting = CORRECTION.search(turn.text)
-        for n in new:
-            if n.subtype in {CommitmentSubtype.REVOKED, CommitmentSubtype.DECLINED,
-                             CommitmentSubtype.CLAIMED}:
-                continue
-            replaced = _replaced_value(n.text)  # "... €1,190.00, not €1,290"
-            for r in older:
-                if r.role != "assistant" or not _about_same(r, n):
-                    continue
-                differs = bool(r.value and n.value and r.value != n.value) or bool(
-                    replaced and r.value and r.value.get("amount") == replaced["amount"])
-                if differs or (correcting and r.value):
-                    out.append(Change.status(r, Status.SUPERSEDED, turn, n.start, n.end,
-                                             note="corrected" if correcting else "replaced",
-                                             superseded_by=n.id))
-        if OWNS_UP.search(turn.text):
-            # "sorry, the duplicate was $94.80, not $79": what said $79 no longer stands
-            for m in VALUE_NOT.finditer(turn.text):
-                old = _replaced_words(m.group())
-                done = {c.record_id for c in out}
-                for r in older:
-                    if old and r.role == "assistant" and old in r.text and r.id not in done:
-                        out.append(Change.status(r, Status.SUPERSEDED, turn, m.start(),
-                                                 m.end(), note="corrected"))
-        if correcting and not out:  # "sorry, the correct amount is €135": no new clause
-            m = money_value(turn.text[correcting.start():])
-            if m:
-                for r in reversed(older):
-                    if r.role == "assistant" and r.value and r.value != m:
-                        out.append(Change.status(r, Status.SUPERSEDED, turn,
-                                                 correcting.start(), correcting.end(),
-                                                 note="corrected", corrected_value=m))
-                        break
         return out
 
     def _fulfilment(self, turn: TurnView, older: list[Record]) -> list[Change]:

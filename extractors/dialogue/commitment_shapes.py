@@ -66,6 +66,40 @@ DONE_STATE = rx(
 #: "<a figure>, not <another>": the second is a number, an amount or a date.
 VALUE_NOT = rx(r"(?:[€$£]\s?\d|\d)[^,;]{0,30},?\s+not\s+(?:the\s+)?(?:[€$£~]\s?\d|\d|"
                r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)", regex.IGNORECASE, linear=True)
+#: A figure stated in place of another: "the refund is £153.45, not £135.45", "That makes
+#: your refund $112.05, not $120.00", "the right price is £82 per person, not £78". The
+#: noun says what kind of commitment the figure is (:func:`corrected_figure`).
+FIGURE_NOT = rx(r"\b(?P<what>refund|reimbursement|credit|compensation|payout|balance|total|"
+                r"deposit|amount|price|fee|rate|cost|charge|fare)s?\b(?:\s+(?:for|on|of)\s+"
+                r"[^,;]{1,40}?)?\s+(?:(?P<will>will\s+be|['’]ll\s+be)|is|are|comes\s+to|"
+                r"(?P<would>would\s+be))?\s*(?:[€$£]\s?|(?:USD|EUR|GBP|CHF)\s)?\d[^,;]{0,30}?,?\s+"
+                r"(?P<not>not)\s+(?:the\s+)?(?:[€$£~]\s?|(?:USD|EUR|GBP|CHF)\s)?\d",
+                regex.IGNORECASE, linear=True)
+_MONEY = rx(r"[€$£]|\b(?:USD|EUR|GBP|CHF|kr|SEK|NOK|DKK|PLN|CAD|AUD)\b", linear=True)
+_PAST = rx(r"\b(?:was|were|had|used\s+to)\b", regex.IGNORECASE, linear=True)
+#: What the agent charges: a corrected figure of these is the terms offered.
+_QUOTED_PRICE = frozenset({"price", "fee", "rate", "cost", "charge", "fare"})
+
+
+def corrected_figure(text: str) -> str | None:
+    """The subtype of a clause that puts one figure in place of another
+    (:data:`FIGURE_NOT`): a price or fee is offered (the terms), one that "would be" too;
+    a refund or balance that "will be" is promised; one that "is", granted."""
+    m = FIGURE_NOT.search(text)
+    if m is None or not _MONEY.search(m.group()) or _PAST.search(m.group()):
+        return None  # "the total is 3 items, not 2"; "the fee in May was €15, not €12"
+    if m.group("would") or m.group("what").lower() in _QUOTED_PRICE:
+        return "offered"
+    return "promised" if m.group("will") else "granted"
+
+
+def standing_figure(text: str) -> str | None:
+    """The words of the figure that stands in a :data:`FIGURE_NOT` clause: "£153.45" of
+    "the refund is £153.45, not £135.45"."""
+    m = FIGURE_NOT.search(text)
+    return text[m.end("what"):m.start("not")].strip(" ,") if m else None
+
+
 #: A turn that owns up to a wrong figure.
 CORRECTING = rx(r"\b(?:sorry|apolog\w+|correction|correct(?:ed|ing)?|mistake|my\s+bad|"
                 r"i\s+was\s+wrong|wrongly|typo|misread|mixed\s+up|should\s+have\s+said|"

@@ -63,6 +63,8 @@ from extractors.dialogue.commitment_shapes import (
     THIRD_PARTY,
     USER_DELIVERY,
     WILL_DO,
+    corrected_figure,
+    standing_figure,
 )
 from extractors.dialogue.commitment_words import (
     CHARGE,
@@ -175,6 +177,12 @@ def _cleft(text: str) -> str | None:
 
 
 RULES: tuple[Rule, ...] = (
+    # "the refund is £153.45, not £135.45": the figure that stands now (the lifecycle
+    # supersedes what said the other)
+    *(Rule(f"corrected_figure_{subtype.value}", subtype, 0.7,
+           lambda f, t, c, subtype=subtype: not c.question and corrected_figure(t) == subtype)
+      for subtype in (CommitmentSubtype.OFFERED, CommitmentSubtype.PROMISED,
+                      CommitmentSubtype.GRANTED)),
     # "What I can do is ...", "What I've done is ...", "What I can't do is ..."
     Rule("cleft_offer", CommitmentSubtype.OFFERED, 0.75,
          lambda f, t, c: not c.question and _cleft(t) == CommitmentSubtype.OFFERED),
@@ -248,6 +256,12 @@ RULES: tuple[Rule, ...] = (
          and _acts(f) and not c.question),
 )
 USER_RULES: tuple[Rule, ...] = (
+    # "the refund is £153.45, not £135.45": the figure that stands now (the lifecycle
+    # supersedes what said the other)
+    *(Rule(f"corrected_figure_{subtype.value}", subtype, 0.7,
+           lambda f, t, c, subtype=subtype: not c.question and corrected_figure(t) == subtype)
+      for subtype in (CommitmentSubtype.OFFERED, CommitmentSubtype.PROMISED,
+                      CommitmentSubtype.GRANTED)),
     Rule("you_agreed", CommitmentSubtype.CLAIMED, 0.75,
          lambda f, t, c: f.person in {2, 3} and f.subject not in _S_ENT
          and (f.past or f.perfect) and f.verb in _S_CLAIM and not f.negated),
@@ -369,7 +383,7 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
         out.append(Candidate.of(
             text, clause.start, clause.end, kind=Kind.COMMITMENT, subtype=subtype,
             score=rule.score, extractor=NAME, why=why, label=f.label,
-            value=money_value(ctext), attrs=attrs,
+            value=money_value(ctext) or money_value(standing_figure(ctext) or ""), attrs=attrs,
         ))
     options = option_items(turn, NAME)
     if options:  # an option's own clauses are that option, not commitments of their own

@@ -17,6 +17,7 @@ import regex
 from extractors.base import Candidate, Change, TurnView
 from extractors.records import CommitmentSubtype, Kind, Record, Status
 from extractors.text import guard
+from extractors.text.clause_features import label_tokens
 from extractors.text.guard import rx
 from extractors.text.lexicon import function_words, stems, terms
 from extractors.text.sentences import sentences
@@ -113,6 +114,19 @@ def _lists(text: str) -> list[list[regex.Match[str]]]:
     return out
 
 
+#: An option that is a thing offered, not an act: "a refund of CHF 89.00 to the card".
+_THING = rx(r"^(?:an?|the|one|full|partial)\s+[^\W\d_]", regex.IGNORECASE, linear=True)
+
+
+def _item_label(item: str) -> str | None:
+    """What an option offers, when it names a thing ("a refund of CHF 89.00" is a
+    refund, "a travel voucher of CHF 130.00" a travel voucher): the words a schema field's
+    label matches. An option that is an act ("add a ChannelSender interface") has none."""
+    if not _THING.match(item):
+        return None
+    return label_tokens(guard.findall(r"[\w'’-]+|[^\w\s]", item.split(",", 1)[0]))
+
+
 def _items(text: str, items: list[regex.Match[str]], extractor: str, role: str,
            before: int) -> list[Candidate]:
     out: list[Candidate] = []
@@ -128,7 +142,7 @@ def _items(text: str, items: list[regex.Match[str]], extractor: str, role: str,
             continue
         out.append(Candidate.of(text, start, end, kind=Kind.COMMITMENT,
                                 subtype=CommitmentSubtype.OFFERED, score=0.82, extractor=extractor,
-                                why="rule 'option_item'", label=None,
+                                why="rule 'option_item'", label=_item_label(text[start:end]),
                                 value=money_value(text[start:end]),
                                 attrs={"actor": role, "polarity": "positive",
                                        "rule": "option_item", "option": before + len(out) + 1}))
