@@ -97,6 +97,21 @@ def test_edited_paths_come_from_edits_not_reads() -> None:
     ("Have you tried restarting it?", []),  # a suggestion, not an attempt
     ("I called yesterday and nobody answered.", []),
     ("I booked a table for two.", []),
+    # a list of attempts, the first of them no attempt word of its own
+    ("I've resent both envelopes, tried Firefox as well as Chrome, and logged out and back in.",
+     ["I've resent both envelopes, tried Firefox as well as Chrome, and logged out and back in"]),
+    # someone else's attempt; a new subject's attempt is an attempt of its own
+    ("Dealer already did a software update at the service in April.",
+     ["Dealer already did a software update at the service in April"]),
+    ("I changed the batteries in it, and I turned the box off and on again.",
+     ["I changed the batteries in it", "I turned the box off and on again"]),
+    ("I tried Chrome and Edge, and one of the devs tried from his phone on 4G.",
+     ["I tried Chrome and Edge", "one of the devs tried from his phone on 4G"]),
+    ("I tried Chrome, and then it worked.", ["I tried Chrome, and then it worked"]),
+    # an approach named in apposition and said to fail: the approach itself
+    ("Tom's approach, switching the global timezone around the calculation, doesn't work.",
+     ["switching the global timezone around the calculation"]),
+    ("This approach, which is simple, works well.", []),
 ])
 def test_attempts(text, found) -> None:
     assert texts(Attempts(), text) == found
@@ -154,6 +169,10 @@ def test_property_spans_are_verbatim(parts, role) -> None:
      "bundler says.", ["relax the constraint to `~> 2.9`"]),
     ("Let me look at the logs.", []),
     ("Shall I try the other route?", []),
+    ("My first try is the cheap one: format to two decimals instead of calling `round()`.",
+     ["format to two decimals instead of calling `round()`"]),
+    ("The fix is simple: we bump the pool size.", ["we bump the pool size"]),
+    ("The fix was simple.", []),
 ])
 def test_plans(text, found) -> None:
     from extractors.session.plans import Plans

@@ -39,7 +39,8 @@ _F = regex.IGNORECASE | regex.V0
 #: A past tense or participle: a regular "-ed" form or a common irregular one.
 _PAST = (r"(?:(?:re-?)?[a-z]{2,}ed|reset|rebuilt|re-?ran|rang|set|put|did|done|made|swapped|"
          r"took|taken|gave|given|went|sent|got|held|kept|left|wiped|cleaned|redid|reinstalled|"
-         r"tried|flashed|switched|pulled|turned|plugged|unplugged|rebooted|restarted)")
+         r"tried|flashed|switched|pulled|turned|plugged|unplugged|rebooted|restarted|re-?sent|"
+         r"redid|re-?ran|rewrote|remade)")
 _WE = r"(?:I|we)(?:['’]ve|\s+have|\s+had|['’]d)?"
 #: "I've tried X", and without the subject: "tried wireguard", "..., also tried 3 games".
 TRIED = rx(
@@ -61,7 +62,9 @@ _OFF_AND_ON = rx(r"\b(?:turned|switched|toggled)\b[^.!?]{0,30}\b(?:off|on)\b", _
 #: what was done before or besides, the subject often dropped.
 ALREADY = rx(
     rf"(?:\b{_WE}\s+(?:already|also\s+already|also|even)|^(?:already|also|and\s+also)|"
-    rf"(?<=[,;]\s)(?:already|also|even)|\beven)\s+"
+    rf"(?<=[,;]\s)(?:already|also|even)|\beven|"
+    # someone else did it: "Dealer already did a software update", "IT already reset it"
+    r"^(?:(?:the|our|my|his|her|their)\s+)?[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?\s+already)\s+"
     rf"(?:\w+ly\s+)?(?P<verb>{_PAST})\b", _F, linear=True)
 #: "I've rebooted it", "we reinstalled it", "I then cleared the cache": an action of ours,
 #: an attempt when a failure follows in its sentence or the next.
@@ -80,6 +83,18 @@ GERUND_FAILED = rx(
     r"^(?:\w+ing)\b[^.!?]{0,120}?\b(?:didn['’]?t|did\s+not|doesn['’]?t|does\s+not)\s+"
     r"(?:help|work|fix|change|solve|resolve)\b|^(?:\w+ing)\b[^.!?]{0,120}?\b(?:made\s+no\s+"
     r"difference|had\s+no\s+effect|changed\s+nothing|fixed\s+nothing)", _F, linear=True)
+#: An approach named and said to fail: "Tom's approach, switching PHP's global timezone
+#: around the calculation, doesn't work" -- the attempt is what the apposition names.
+APPROACH_FAILED = rx(
+    r"\b(?:approach|idea|fix|workaround|attempt|suggestion|solution|plan)\s*(?:[,:—–]|\s-)\s*"
+    r"(?P<what>[^,;—–]{8,160}?)\s*(?:[,—–]|\s-)\s*(?:(?:unfortunately|sadly|still)\s+)?"
+    r"(?:doesn['’]?t|does\s+not|didn['’]?t|did\s+not|won['’]?t|will\s+not|can['’]?t)\s+"
+    r"(?:work|help|fix|solve)\b", _F, linear=True)
+#: Where a sentence's attempts part: ", and I turned the box off", ", and one of the devs
+#: tried from his phone" -- a new subject's attempt after a list of ours.
+NEXT_ATTEMPT = rx(
+    rf",\s+and\s+(?=(?:(?:I|we)\s+(?:also\s+|then\s+)?{_PAST}\b|"
+    r"(?:[\w'’-]+\s+){1,4}(?:tried|already)\b))", _F, linear=True)
 #: Where the attempt's clause ends: before ", but", "and it still", a dash or semicolon.
 CLAUSE_END = rx(
     r",?\s+(?:but|yet|however|though|and\s+(?:it|that|this|they|the\s+\w+)\s+(?:still|"
@@ -118,17 +133,37 @@ class Attempts:
             following = sentences[i + 1][:2] if i + 1 < len(sentences) else (end, end)
             failed = FAILED.search(sentence) is not None
             failed_near = failed or FAILED.search(text[following[0]:following[1]]) is not None
+            named = APPROACH_FAILED.search(sentence)
+            if named is not None:
+                out.append(Candidate.of(
+                    text, start + named.start("what"), start + named.end("what"),
+                    kind=Kind.COMMITMENT, subtype=CommitmentSubtype.TRIED, score=SCORE,
+                    extractor=NAME, why="an approach named and said to fail", label=None,
+                    attrs={"outcome": "failed"}))
+                continue
             found = min(_attempts(sentence, turn.role, failed_near), default=None)
             if found is None:
                 continue
             a, b = _clause(text, start + found[0], end)
-            if b - a < 8:
-                continue
-            out.append(Candidate.of(
-                text, a, b, kind=Kind.COMMITMENT, subtype=CommitmentSubtype.TRIED, score=SCORE,
-                extractor=NAME, why=found[1], label=None,
-                attrs={"outcome": "failed"} if failed_near else {}))
+            for x, y in _parts(text, a, b):
+                out.append(Candidate.of(
+                    text, x, y, kind=Kind.COMMITMENT, subtype=CommitmentSubtype.TRIED,
+                    score=SCORE, extractor=NAME, why=found[1], label=None,
+                    attrs={"outcome": "failed"} if failed_near else {}))
         return out
+
+
+def _parts(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """The attempts of the clause ``text[a:b]``, one per :data:`NEXT_ATTEMPT` part (at
+    least 8 characters each; shorter ones stay with the part before)."""
+    out: list[tuple[int, int]] = []
+    start = a
+    for m in NEXT_ATTEMPT.finditer(text, a, b):
+        if m.start() - start >= 8 and b - m.end() >= 8:
+            out.append(trim(text, start, m.start()))
+            start = m.end()
+    out.append(trim(text, start, b))
+    return [(x, y) for x, y in out if y - x >= 8]
 
 
 def _attempts(sentence: str, role: str, failed_near: bool) -> list[tuple[int, str]]:
@@ -147,6 +182,8 @@ def _attempts(sentence: str, role: str, failed_near: bool) -> list[tuple[int, st
         out.append((m.start("verb"), "an action, its subject dropped"))
     if GERUND_FAILED.search(sentence):
         out.append((0, "a gerund that failed"))
+    if out and (m := _our_action(sentence)):  # "I've resent them, tried Firefox, ...": a list
+        out.append((m.start(), "our action in a list of attempts"))
     return out
 
 

@@ -34,7 +34,11 @@ CUE = rx(
     r"simplest|easiest|cheapest|obvious)\s+(?:fix|option|route|path|approach|mitigation))\s*:|"
     r"\b(?:the\s+)?(?:quick(?:est)?|simplest|easiest|cheapest|obvious|low-touch|first)\s+"
     r"(?:fix|path|option|route|approach|mitigation|thing\s+to\s+try)\s+(?:would\s+be|is)\b|"
-    r"\bmy\s+(?:first\s+)?(?:plan|idea|approach)\s+is\s+(?:to\s+)?", _F, linear=True)
+    r"\bmy\s+(?:first\s+)?(?:plan|idea|approach)\s+is\s+(?:to\s+)?|"
+    # "My first try is the cheap one: format to two decimals", "the next attempt will be
+    # this: ..." -- the plan after the colon
+    r"\b(?:my|our|the)\s+(?:[\w-]+\s+)?(?:try|attempt|plan|idea|approach|fix|bet)\s+"
+    r"(?:is|will\s+be|would\s+be)\b[^:.;!?\n]{0,30}:", _F, linear=True)
 #: Where the plan's clause ends.
 END = rx(r"\s+[—–-]{1,2}\s+|\s*;\s*|,\s+(?:so|and\s+then|then|and\s+we|to\s+see)\b", _F)
 
