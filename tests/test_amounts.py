@@ -121,6 +121,11 @@ def test_a_quantity_value_keeps_its_unit() -> None:
         ("The rent costs $1,850 per month", "rent"),
         ("€930 works for me.", None),
         ('{"refund_eur": "€930"}', "refund"),
+        # what the buyer paid, said after it; a total, said after it
+        ("On the 12.995,00 kr. you paid, that's a tenth.", "purchase price"),
+        ("the $49 that I was charged", "purchase price"),
+        ("That's 1 947 kr in total.", "total"),
+        ("USD 1,627.68 including sales tax.", "total"),
     ],
 )
 def test_label(text: str, label: str | None) -> None:

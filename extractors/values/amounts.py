@@ -97,9 +97,20 @@ _CLAUSE_BREAK = rx(r",\s|\b(?:and|but|or|while|whereas|so)\b", regex.IGNORECASE)
 _JSON_KEY = rx(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\"?\s*$")
 
 
+#: What the buyer paid, said after the amount: "the 12.995,00 kr. you paid", "€89 that I
+#: was charged", "1 947 kr in total", "USD 1,627.68 including 8.875% sales tax".
+PAID_AFTER = rx(r"\s*(?:(?:that|which)\s+)?(?:you|I|we)\s+(?:(?:have|had|originally|already)\s+)?"
+                r"(?P<paid>paid|spent|were\s+charged|was\s+charged)\b"
+                r"|\s+(?P<total>in\s+total|total|all\s+in|including\s+(?:[\d.,]+%\s+)?"
+                r"(?:\w+\s+)?(?:tax|vat|gst))\b", regex.IGNORECASE, linear=True)
+
+
 def _label_after(text: str, end: int) -> str | None:
     words = _WORD_RE.findall(text[end:end + 40].split("\n", 1)[0])
     gap = text[end:end + 40]
+    paid = PAID_AFTER.match(gap)
+    if paid is not None:
+        return "purchase price" if paid.group("paid") else "total"
     if gap and not gap[:1].isspace():
         return None
     for i, word in enumerate(words[:3]):
