@@ -35,7 +35,7 @@ class CodingSession(DomainState):
                                       description="the command that runs the tests")
     failed_approaches: list[Pinned] = pin("commitment", subtype="tried", pick="all",
                                           description="approaches tried that did not work")
-    root_cause: Pinned | None = pin("commitment", subtype="found", label="root cause",
+    root_cause: Pinned | None = pin("commitment", subtype="found", label="root cause", pick="first",
                                     description="the stated cause of the bug")
     reviewer: Pinned | None = pin("identifier", label="reviewer",
                                   description="who is to review the change")
