@@ -308,8 +308,11 @@ def _pinned(chosen: Record, hits: list[Record], why: str = "") -> Pinned:
     # The words a person used ("€1,240") read better than a tool's field ("1240.0").
     shown = chosen if chosen.role != "tool" else next(
         (r for r in same if r.role != "tool"), chosen)
-    if shown.subtype == "path":  # the full path, not the file's bare name
-        shown = max(same, key=lambda r: (len(r.text), r.role != "tool"))
+    paths = [r for r in same if r.subtype == "path"]
+    if paths:  # the full path as the project names it, not the file's bare name or the
+        # machine's absolute path ("tests/Unit/X.php", not "/home/dev/app/tests/Unit/X.php")
+        shown = max(paths, key=lambda r: (not r.text.startswith(("/", "~")), len(r.text),
+                                          r.role != "tool"))
     return Pinned(text=shown.text, turn=shown.turn, value=shown.value, kind=shown.kind,
                   subtype=shown.subtype, status=shown.status, label=shown.label,
                   records=[shown.id] + [r.id for r in same if r is not shown], turns=turns,

@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from schemas import DomainState, Pinned, Refund, pin
+from schemas import SHIPPED, DomainState, Pinned, Refund, pin
 from scratchpad import Scratchpad
 from scratchpad.cli import cli
 
@@ -146,3 +146,28 @@ def test_the_shipped_names_known_without_importing_are_the_shipped_schemas() -> 
 
     assert tuple(schemas.SHIPPED) == schemas.SHIPPED_NAMES
     assert schemas.SHIPPED["refund"] is Refund
+
+
+def test_a_file_touched_is_named_by_its_project_path() -> None:
+    """Not by its bare name ("totals.py"), and not by the machine's absolute path a tool
+    printed: the path as the project names it."""
+    def call(n: int, name: str, args: dict) -> dict:
+        return {"role": "assistant", "content": "", "tool_calls": [
+            {"id": f"c{n}", "type": "function",
+             "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+    messages = [
+        {"role": "user", "content": "Please fix the rounding in billing/totals.py."},
+        call(1, "apply_patch", {"patch": "..."}),
+        {"role": "tool", "tool_call_id": "c1",
+         "content": "--- a/billing/totals.py\n+++ b/billing/totals.py\n@@ -1 +1 @@\n-x\n+y\n"},
+        call(2, "write_file", {"path": "/home/dev/shop/tests/unit/test_totals.py"}),
+        {"role": "tool", "tool_call_id": "c2",
+         "content": "Wrote /home/dev/shop/tests/unit/test_totals.py"},
+        {"role": "assistant", "content": "I edited totals.py and added tests/unit/test_totals.py."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        state = pad.state("t", SHIPPED["coding"])
+    assert [f.text for f in state.files_touched] == ["billing/totals.py",
+                                                     "tests/unit/test_totals.py"]

@@ -66,6 +66,8 @@ def test_products(text, found) -> None:
     ("Please assign the PR to Tomás for review.", ["Tomás"]),
     ("I asked Bob about the logs.", []),
     ("Ask Bob for the logs, then I'll review it.", []),
+    ("Ravi from the DBA team needs to review anything that touches customers.", ["Ravi"]),
+    ("Mia in accounts will check the invoice.", []),
 ])
 def test_reviewers(text, found) -> None:
     assert texts(People(), text) == found

@@ -33,7 +33,9 @@ BEFORE = rx(
     r"(?:request(?:ed|ing)?|want|need)\s+(?:a\s+)?review\s+from|sign-?off\s+from|"
     r"approval\s+from))\s+" + _NAME, _F, linear=True)
 AFTER = rx(
-    _NAME + r"(?i:\s+(?:will|can|should|is\s+going\s+to|['’]ll|has\s+to|needs\s+to|"
+    # "Ravi from the DBA team needs to review it": who the person is may come between
+    _NAME + r"(?:\s+(?:from|of|in|on)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)?"
+    r"(?i:\s+(?:will|can|should|is\s+going\s+to|['’]ll|has\s+to|needs\s+to|"
     r"must|agreed\s+to|is)\s+(?:do\s+the\s+|be\s+(?:the\s+)?)?review(?:ing|er)?\b|"
     r"\s+(?:to|for|as)\s+(?:the\s+)?review(?:er)?\b)", _F, linear=True)
 REVIEW = rx(r"(?i)\breview|\bsign-?off\b|\bapprov", linear=True)
