@@ -54,6 +54,10 @@ def _found(text: str, role: str = "assistant", doc=None) -> list[str]:
     ("Can you tell me the price and let me know if it ships today?",
      ["Can you tell me the price", "let me know if it ships today?"]),
     ('He asked "why?" and I said "what should I do?"', []),
+    # an alternative question is one question, its first half included
+    ("And is 7.2.4 actually out yet, or do we have to wait for it?",
+     ["is 7.2.4 actually out yet, or do we have to wait for it?"]),
+    ("I paid by card, or so I think. Do you have it?", ["Do you have it?"]),
 ])
 def test_detects_questions(text: str, expected: list[str]) -> None:
     assert _found(text) == expected

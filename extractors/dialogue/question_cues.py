@@ -243,6 +243,10 @@ MASK = rule(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{0,500}`|^[
            r"\"[^\"\n]{1,300}\?\"|“[^”\n]{1,300}\?”",
            regex.VERSION0)
 ALT_SPLIT = rule(r",?\s+or\s+(?!not\b|else\b|so\b)")
+#: The first half of an alternative question, before the "or" that leads to the question
+#: found: "And is 7.2.4 actually out yet, or | do we have to wait for it?" is one question.
+ALT_FIRST = rule(rf"(?:^|(?<=^(?:and|but|so|also|ok(?:ay)?),?\s))(?:{_AUX})\s"
+                 r"(?:[^?.!;]|(?<=\d)\.(?=\d)){3,160}?,?\s+or\s+$")
 LIST_SPLIT = rule(r",\s+(?:or\s+)?|\s+or\s+")
 
 #: Words that say nothing of what a question is about.

@@ -29,6 +29,7 @@ import regex
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.question_cues import (
     ACTION_REQUEST,
+    ALT_FIRST,
     ALT_SPLIT,
     ANYWHERE,
     CLAUSE_LEAD,
@@ -181,6 +182,9 @@ def _clauses(text: str, start: int, end: int) -> list[_Clause]:
             action = True
             continue
         picked.append((pos, subtype, score, name))
+    if picked and (first := search(ALT_FIRST, sentence[:picked[0][0]])) is not None:
+        _, subtype, score, name = picked[0]  # "Is X out yet, or do we wait?": the whole
+        picked[0] = (first.start(), QuestionSubtype.CHOICE, score, name)  # choice
     out: list[_Clause] = []
     for i, (pos, subtype, score, name) in enumerate(picked):
         stop = picked[i + 1][0] if i + 1 < len(picked) else len(sentence)
