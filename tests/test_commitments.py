@@ -202,6 +202,12 @@ def test_not_commitments_either(text: str, nlp) -> None:
     assert found(text, nlp) == []
 
 
+def test_a_named_colleague_with_their_role_is_the_actor(nlp) -> None:
+    text = "Dana Okafor, your customer success manager, will phone you at 11:15."
+    (record,) = analyze(turn(text), nlp(text))
+    assert (record.subtype, record.attrs["actor"]) == ("promised", "Dana Okafor")
+
+
 def test_a_thing_that_will_change_is_no_third_party(nlp) -> None:
     text = "The price will go up in March."
     assert analyze(turn(text), nlp(text)) == []

@@ -30,7 +30,9 @@ THIRD_PARTY = rx(
     r"Anything|Here|Your|Yours|My|Our|The|Each|Every|All|Some|Any)\b)"
     r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}(?:\s+(?:from|in|at|on)\s+(?:the\s+|our\s+)?"
     r"[\w-]+(?:\s+[\w-]+){0,2})?"
-    r")(?:['’]ll|\s+will|\s+should|\s+is\s+going\s+to)\b(?!\s+(?:be\s+)?(?:able|happy)\b)",
+    # "Dana Okafor, your customer success manager, will phone you": who, then what they are
+    r")(?:,\s+(?:your|our|the|a|an|my|his|her|their)\s+[^,;.!?]{2,50},)?"
+    r"(?:['’]ll|\s+will|\s+should|\s+is\s+going\s+to)\b(?!\s+(?:be\s+)?(?:able|happy)\b)",
     linear=True)
 #: A time the act is expected by or within: what turns an expectation into a promise
 #: ("you should see it within 5 days", "the backfill should take about 2 minutes").
