@@ -189,6 +189,9 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     ("Refund RF-SH-9012 for €13.99 is issued.", "granted"),
     ("Sent to t.wrobel@outlook.ie.", "granted"),
     ("My supervisor Rafael has approved a goodwill credit of £30.", "granted"),
+    # a cost we take on, named
+    ("Return shipping is on us.", "granted"),
+    ("Since you paid upfront, the padlock is on us.", "granted"),
 ])
 def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None:
     assert [s for s, _ in found(text, nlp)] == [subtype]
@@ -197,6 +200,8 @@ def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None
 @pytest.mark.parametrize("text", [
     "What I can see is a refund from last week.",  # a cleft about what the agent sees
     "Has the parcel been sent to the right address?",
+    "Jonas confirmed it in writing, so this one is on us.",  # owning a fault, no cost
+    "The mistake is on us.",
 ])
 def test_not_commitments_either(text: str, nlp) -> None:
     assert found(text, nlp) == []

@@ -65,6 +65,13 @@ DONE_STATE = rx(
     # "My supervisor Rafael has approved a goodwill credit": approved on our side
     r"|[^,;]{0,60}?\b(?:has|have|['’]s)\s+(?:now\s+)?approved\b)",
     regex.IGNORECASE, linear=True)
+#: A cost we take on, named: "Return shipping is on us", "the padlock is on us" -- not
+#: an apology ("this one is on us", "that's on us").
+ON_US = rx(r"(?:^|,\s+)(?:(?:and|so|also|plus),?\s+)?(?!(?:this|that|it|which)\b)"
+           r"(?:(?:the|your)\s+)?(?!(?:mistake|error|fault|blame)\b)[^\W\d_][\w-]*"
+           r"(?:\s+(?!(?:mistake|error|fault|blame)\b)[\w-]+){0,3}?\s+(?:is|are|will\s+be)\s+"
+           r"(?:also\s+)?on\s+us\b(?<!\bone\s+(?:is|are)\s+on\s+us)", regex.IGNORECASE,
+           linear=True)
 #: "<a figure>, not <another>": the second is a number, an amount or a date.
 VALUE_NOT = rx(r"(?:[€$£]\s?\d|\d)[^,;]{0,30},?\s+not\s+(?:the\s+)?(?:[€$£~]\s?\d|\d|"
                r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)", regex.IGNORECASE, linear=True)

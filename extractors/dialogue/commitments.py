@@ -60,6 +60,7 @@ from extractors.dialogue.commitment_shapes import (
     IMPOSSIBLE,
     LEAD_IN,
     MEASURE,
+    ON_US,
     THIRD_PARTY,
     USER_DELIVERY,
     WILL_DO,
@@ -248,6 +249,8 @@ RULES: tuple[Rule, ...] = (
          lambda f, t, c: f.person in {2, 3} and f.modal in {"will", "should"}
          and not f.negated and not c.question and not f.past
          and bool(EXPECTED_TIME.search(t)) and not MEASURE.search(t)),
+    Rule("on_us", CommitmentSubtype.GRANTED, 0.6,
+         lambda f, t, c: not c.question and bool(ON_US.search(t))),
     Rule("done_state", CommitmentSubtype.GRANTED, 0.55,
          lambda f, t, c: not c.question and not f.negated and bool(DONE_STATE.match(t))
          and not NOT_YET.search(t) and not IF_CLAUSE.match(t)),  # "If it is extended, ..."
