@@ -126,6 +126,8 @@ def test_a_quantity_value_keeps_its_unit() -> None:
         ("the $49 that I was charged", "purchase price"),
         ("That's 1 947 kr in total.", "total"),
         ("USD 1,627.68 including sales tax.", "total"),
+        ("So the $7.95 label fee comes off the refund.", "deduction"),
+        ("€20 is deducted for the missing charger.", "deduction"),
     ],
 )
 def test_label(text: str, label: str | None) -> None:

@@ -105,9 +105,18 @@ PAID_AFTER = rx(r"\s*(?:(?:that|which)\s+)?(?:you|I|we)\s+(?:(?:have|had|origina
                 r"(?:\w+\s+)?(?:tax|vat|gst))\b", regex.IGNORECASE, linear=True)
 
 
+#: What is taken off, said after the amount: "the $7.95 label fee comes off the refund",
+#: "€20 is deducted for the missing charger".
+DEDUCTED_AFTER = rx(r"(?:\s+[\w-]+){0,3}?\s+(?:comes?|is|are|will\s+be|gets?|get)\s+"
+                    r"(?:off|deducted|taken\s+off|kept\s+back|withheld|subtracted)\b",
+                    regex.IGNORECASE, linear=True)
+
+
 def _label_after(text: str, end: int) -> str | None:
     words = _WORD_RE.findall(text[end:end + 40].split("\n", 1)[0])
     gap = text[end:end + 40]
+    if DEDUCTED_AFTER.match(gap):
+        return "deduction"
     paid = PAID_AFTER.match(gap)
     if paid is not None:
         return "purchase price" if paid.group("paid") else "total"
