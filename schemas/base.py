@@ -261,6 +261,11 @@ class DomainState(BaseModel):
                 preferred = [r for r in hits if binding.prefer
                              and _compiled(binding.prefer).search(r.text)]
                 pool = preferred or hits
+                if all(r.role == "tool" for r in pool):
+                    # no person named any: of the numbers a lookup listed, the one the case
+                    # turned on (the order a return was then created for), by salience
+                    top = max(r.salience for r in pool)
+                    pool = [r for r in pool if r.salience == top]
                 chosen = pool[-1] if binding.pick == "latest" else pool[0]
                 distinct = len(_distinct_records(pool))
                 count = f"{len(pool)} record{'s' if len(pool) > 1 else ''}"

@@ -171,3 +171,26 @@ def test_a_file_touched_is_named_by_its_project_path() -> None:
         state = pad.state("t", SHIPPED["coding"])
     assert [f.text for f in state.files_touched] == ["billing/totals.py",
                                                      "tests/unit/test_totals.py"]
+
+
+def test_of_the_orders_a_lookup_listed_the_order_is_the_one_acted_on() -> None:
+    """Nobody named either order; the return was created for the first one listed."""
+    def call(n: int, name: str, args: dict) -> dict:
+        return {"role": "assistant", "content": "", "tool_calls": [
+            {"id": f"c{n}", "type": "function",
+             "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+    orders = {"orders": [{"order_id": "WX-7781-3340", "status": "delivered"},
+                         {"order_id": "WX-7702-1187", "status": "delivered"}]}
+    messages = [
+        {"role": "user", "content": "I want to return the jeans from my last order."},
+        call(1, "find_orders", {"email": "mara@example.com"}),
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps(orders)},
+        call(2, "create_return", {"order_id": "WX-7781-3340"}),
+        {"role": "tool", "tool_call_id": "c2", "content": '{"return_id": "R-4471902"}'},
+        {"role": "assistant", "content": "Your return number is R-4471902."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        state = pad.state("t", SHIPPED["refund"])
+    assert state.order_id is not None and state.order_id.text == "WX-7781-3340"
