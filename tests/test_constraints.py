@@ -91,6 +91,11 @@ def test_extraction(text: str, expected, nlp) -> None:
     # a necessity of the task, with or without a subject
     ("All four of us have to sit together.", "requirement"),
     ("Has to work for both English and German product text.", "requirement"),
+    # a kind of change ruled out; a thing that must not move; a rule with its reasons
+    ("customers is ~40M rows, so nothing that locks the table for more than a second.",
+     "prohibition"),
+    ("MSRV stays 1.70.", "requirement"),
+    ("so keep Python 3.9 support (no match statements, that sort of thing).", "requirement"),
 ])
 def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]
@@ -109,6 +114,8 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "The 4G router please",  # a pick of an offered product, not a standing condition
     "need to freeze my membership",  # the task itself, not a condition on it
     "what does she actually have to do",
+    "The parcel stays in the depot until Monday.",  # where a thing is, no rule
+    "Everything stays the same.",
 ])
 def test_not_constraints_either(text: str, nlp) -> None:
     assert analyze_constraints(turn(text), nlp(text)) == []

@@ -81,6 +81,15 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("nothing_may", ConstraintSubtype.PROHIBITION, 0.7, rx(
         r"^(?:(?:and|but|also)\s+)?(?:nothing|none|no\s+[\w-]+)\b[^.;!?]{0,80}?\s+"
         r"(?:may|can|must|should|is\s+allowed\s+to|gets\s+to)\s+(?P<rest>\w.*)$", _I)),
+    # "nothing that locks the table for more than a second": a kind of change ruled out
+    Pattern("nothing_that", ConstraintSubtype.PROHIBITION, 0.7, rx(
+        r"^(?:[^.;!?]{0,80}?(?:[,;—–]|\bso\b)\s+)?(?:(?:so|and|but|also)\s+)?nothing\s+"
+        r"(?:that|which)\s+(?P<rest>\w.*)$", _I)),
+    # "MSRV stays 1.70", "the schema stays as it is": a thing of the work that must not move
+    Pattern("stays", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"^(?:(?:and|but|also|oh,?)\s+)?(?P<x>(?!(?:I|you|we|he|she|they|it|this|that|there|"
+        r"everything|nothing)\b)[\w`'./()-]+(?:\s+[\w`'./()-]+){0,3}?)\s+(?:stays|remains)\s+"
+        r"(?P<rest>(?:[\w.`'’-]+\s*){1,4})$", _I)),
     # "it needs a regression test", "it needs to pass on 3.9 too": what the change requires
     Pattern("it_needs", ConstraintSubtype.REQUIREMENT, 0.65, rx(
         r"^(?:(?:and|but|also)\s+)?(?:it|this|the\s+(?:fix|change|patch|PR))\s+needs\s+"
@@ -99,10 +108,11 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:^|\b(?:so|and|but)\s+)(?:(?:please|pls|plz)\s+)?(?:make\s+sure|ensure)\s+(?:that\s+)?"
         r"(?P<rest>.+)$", _I)),
     Pattern("keep_state", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"(?:^|\b(?:but|and|just|also|please)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
+        r"(?:^|\b(?:but|and|just|also|please|so)\s+)keep\s+(?!(?:me|us)\s+(?:posted|informed|updated|in\s+"
         r"the\s+loop))(?P<rest>(?:it|this|that|them|everything|"
         r"[\w'’`-]+(?:\s+[\w'’`-]+)?)(?:\s+[\w.()/`'’-]+){1,4}?)"
-        r"(?:\s*[,;]|$)",
+        # ... up to a comma, a semicolon or its explanation in brackets
+        r"(?:\s*[,;]|\s+\(|$)",
         _I)),
     Pattern("leave_alone", ConstraintSubtype.PROHIBITION, 0.8, rx(
         r"^leave\s+(?P<rest>.{1,60}?)\s+(?:alone|untouched|intact|unchanged|as\s+(?:it\s+)?is)\b",
