@@ -43,7 +43,7 @@ CUE = rx(
 LEAD = rx(r"^.{0,60}?\b(?:(?:root[-\s]cause|reason|culprit|cause|bug|problem|issue)\s+(?:is|was)"
           r"\s+that|turns?\s+out(?:\s+that)?|turned\s+out(?:\s+that)?)\s+", _F, linear=True)
 #: Where the finding ends: its explanation follows a colon, a semicolon or a dash.
-EXPLAINED = rx(r"\s*[:;]\s|\s+[—–]\s+|\s+-\s+", _F, linear=True)
+EXPLAINED = rx(r"(?<!\s)(?:\s*[:;]\s|\s+[—–]\s+|\s+-\s+)", _F, linear=True)
 HEDGE = rx(r"\b(?:might|may|could|possibly|perhaps|maybe|probably\s+not|not\s+sure|"
                       r"i\s+(?:wonder|suspect|think)|if|whether|rule\s+out|ruled\s+out)\b", _F)
 

@@ -99,15 +99,16 @@ _JSON_KEY = rx(r"\"([A-Za-z_][\w-]*)\"\s*:\s*\"?\s*$")
 
 #: What the buyer paid, said after the amount: "the 12.995,00 kr. you paid", "€89 that I
 #: was charged", "1 947 kr in total", "USD 1,627.68 including 8.875% sales tax".
-PAID_AFTER = rx(r"\s*(?:(?:that|which)\s+)?(?:you|I|we)\s+(?:(?:have|had|originally|already)\s+)?"
+PAID_AFTER = rx(r"(?<!\s)(?:\s*(?:(?:that|which)\s+)?(?:you|I|we)\s+"
+                r"(?:(?:have|had|originally|already)\s+)?"
                 r"(?P<paid>paid|spent|were\s+charged|was\s+charged)\b"
                 r"|\s+(?P<total>in\s+total|total|all\s+in|including\s+(?:[\d.,]+%\s+)?"
-                r"(?:\w+\s+)?(?:tax|vat|gst))\b", regex.IGNORECASE, linear=True)
+                r"(?:\w+\s+)?(?:tax|vat|gst))\b)", regex.IGNORECASE, linear=True)
 
 
 #: What is taken off, said after the amount: "the $7.95 label fee comes off the refund",
 #: "€20 is deducted for the missing charger".
-DEDUCTED_AFTER = rx(r"(?:\s+[\w-]+){0,3}?\s+(?:comes?|is|are|will\s+be|gets?|get)\s+"
+DEDUCTED_AFTER = rx(r"(?<!\s)(?:\s+[\w-]+){0,3}?\s+(?:comes?|is|are|will\s+be|gets?|get)\s+"
                     r"(?:off|deducted|taken\s+off|kept\s+back|withheld|subtracted)\b",
                     regex.IGNORECASE, linear=True)
 
