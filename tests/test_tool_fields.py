@@ -26,6 +26,8 @@ def extract(text: str, role: str = "tool"):
     ("lockout_duration_min", ("datetime", "duration")),
     ("status", None),
     ("guest_count", None),
+    ("exit_code", None),  # a process's outcome, not a reference
+    ("errno", None),
     ("order_status", None),
     ("on", None),
     ("customer_name", None),

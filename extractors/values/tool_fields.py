@@ -95,10 +95,11 @@ DURATION_UNITS = {"ms": "PT{}S", "s": "PT{}S", "sec": "PT{}S", "secs": "PT{}S",
 #: (``refund_eta_days``, ``cancel_notice_hours``); "day" alone is often a day of month.
 UNIT_SUFFIXES = frozenset(
     "ms secs seconds mins minutes hrs hours days weeks months years".split())
-#: Keys that look like one of the above but hold counts, flags or names.
+#: Keys that look like one of the above but hold counts, flags, names or a process's
+#: outcome (``exit_code``: 0 is no reference).
 NOT_VALUES = frozenset("""
 count qty quantity nights guests items status ok success type name kind method note
-description reason message label
+description reason message label exit errno
 """.split())
 
 
