@@ -202,3 +202,35 @@ def test_a_fact_is_pinned_only_by_a_record_of_its_own_turn() -> None:
     assert not is_pinned("4e7c1d9", case, [(1, "4e7c1d9f2a6b0c71")])  # the tool's hash
     assert is_pinned("4e7c1d9", case, [(2, "4e7c1d9")])  # turn 2: the system message is not one
     assert is_pinned("PAY-1432", case, [(7, "PAY-1432")])  # a planted fact: any turn
+
+
+def test_the_block_keeps_every_fact_it_pinned_in_the_committed_runs_conversations() -> None:
+    """B's verbatim retention of what it pinned is 100% by construction: compact every
+    labelled case of the committed run under its window (the deterministic summary below
+    the block; the block does not depend on the summarizer) and every fact a record of
+    its turn holds is in the compacted context."""
+    from benchmarks.fidelity.run import is_pinned
+    from scratchpad import Scratchpad
+    from scratchpad.compaction import compact
+
+    committed = json.loads((ROOT / "benchmarks/results/fidelity.json").read_text("utf-8"))
+    settings = committed["settings"]
+    ids = {c["id"] for c in committed["cases"]}
+    cases = [c for c in labelled_cases() if c.id in ids]
+    assert len(cases) >= 18
+    lost, pinned = [], 0
+    for case in cases:
+        with Scratchpad(":memory:") as pad:
+            result = compact(case.messages, thread=case.id, window=settings["window"],
+                             trigger=settings["trigger"], keep_recent=settings["keep_recent"],
+                             pad=pad)
+            pins = [(r.turn, r.text) for r in pad.records(case.id)]
+        sent = {repr(dict(m)) for m in result.messages}
+        kept = {i for i, m in enumerate(case.messages) if repr(m) in sent}
+        text = "\n".join(str(m.get("content") or "") for m in result.messages)
+        for fact in case.facts:
+            if fact.turn not in kept and is_pinned(fact.text, case, pins):
+                pinned += 1
+                if fact.text not in text:
+                    lost.append((case.id, fact.text))
+    assert pinned >= 50 and lost == []
