@@ -220,11 +220,22 @@ def _bare(sentence: str) -> bool:
     return 0 < len(words) <= BARE_PICK_WORDS
 
 
+#: A number as a pick names it: "The 350 please" (of "the newer VX-350"), "Thursday the
+#: 13th" (of "Thursday 13 June"); two digits at least, an ordinal's suffix dropped.
+_PICK_NUMBER = rx(r"(?<![\d.,:])(\d{2,})(?:st|nd|rd|th)?(?![\d.,:]\d)", linear=True)
+
+
+def _pick_terms(text: str) -> set[str]:
+    """The words a pick can name an offer by: its uncommon words and its numbers."""
+    return terms(text, common=_PLAIN, shortest=3, specific=False) | set(
+        _PICK_NUMBER.findall(text))
+
+
 def only_named(sentence: str, offers: list[Record]) -> Record | None:
     """Return the one offer ``sentence`` names by a word of its own text that no other
     offer has; None if it names none or several."""
-    words = terms(sentence, common=_PLAIN, shortest=3, specific=False)
-    own = {r.id: terms(r.text, common=_PLAIN, shortest=3, specific=False) for r in offers}
+    words = _pick_terms(sentence)
+    own = {r.id: _pick_terms(r.text) for r in offers}
     hits = [r for r in offers
             if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
     return hits[0] if len(hits) == 1 else None
