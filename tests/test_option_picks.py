@@ -81,3 +81,34 @@ def test_a_tentative_clause_picks_nothing_yet() -> None:
     got = commitments(LIBRARY + [{"role": "user", "content": (
         "Reserve copy might work, but I need to check my timetable.")}])
     assert find(got, "Reserve copy") == ("offered", "active")
+
+
+MACHINES = ("So here's what's possible:\n\n"
+            "1. We collect your machine, our service partner repairs it and sends it back.\n"
+            "2. We send you the newer VX-350 as a like-for-like replacement.\n"
+            "3. We give you a €349.00 voucher for the full purchase price.\n")
+SLOTS = ("Here's what I can offer:\n\n- Thursday 13 June, 1pm to 6pm\n"
+         "- Friday 14 June, 1pm to 6pm\n- Friday 21 June, 8am to 1pm\n")
+
+
+def test_a_pick_names_an_option_by_its_number() -> None:
+    got = commitments([
+        {"role": "user", "content": "My coffee machine broke."},
+        {"role": "assistant", "content": MACHINES},
+        {"role": "user", "content": "The 350 please!! Two weeks without coffee is not happening."},
+    ])
+    assert find(got, "VX-350")[0] == "agreed"
+    assert find(got, "repairs it")[1] == find(got, "voucher")[1] == "superseded"
+
+
+def test_a_sentence_that_is_only_an_options_name_picks_it_anywhere_in_the_reply() -> None:
+    def reply(text: str) -> dict[str, tuple[str, str]]:
+        return commitments([{"role": "user", "content": "When can the engineer come?"},
+                            {"role": "assistant", "content": SLOTS},
+                            {"role": "user", "content": text}])
+
+    got = reply("Ugh. Another two weeks of this. Fine, I'll move my calls. Thursday the 13th.")
+    assert find(got, "Thursday 13 June") == ("agreed", "active")
+    assert find(got, "Friday 14 June")[1] == "superseded"
+    unpicked = reply("Ugh. Another two weeks of this. Fine, I'll think. Thursday is bad.")
+    assert find(unpicked, "Thursday 13 June") == ("offered", "active")

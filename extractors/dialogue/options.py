@@ -265,6 +265,21 @@ def picked_offer(text: str, offers: list[Record]) -> tuple[Record, tuple[int, in
                 while a < b and text[a].isspace():
                     a += 1
                 return offer, (a, b)
+    return _named_alone(text, offers)
+
+
+def _named_alone(text: str, offers: list[Record]) -> tuple[Record, tuple[int, int]] | None:
+    """A sentence anywhere in the reply that is only an option's name: "Ugh. ... Fine,
+    I'll move my calls. Thursday the 13th." -- every word of it is one offer's own (so
+    "Thursday is bad" names Thursday but says more, and picks nothing)."""
+    for m in guard.finditer(r"[^;.!?\n]+", text):
+        said = _pick_terms(m.group())
+        offer = only_named(m.group(), offers) if said else None
+        if offer is not None and said <= _pick_terms(offer.text) and _bare(m.group()):
+            a, b = m.span()
+            while a < b and text[a].isspace():
+                a += 1
+            return offer, (a, b)
     return None
 
 
