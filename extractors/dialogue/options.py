@@ -225,17 +225,25 @@ def _bare(sentence: str) -> bool:
 _PICK_NUMBER = rx(r"(?<![\d.,:])(\d{2,})(?:st|nd|rd|th)?(?![\d.,:]\d)", linear=True)
 
 
-def _pick_terms(text: str) -> set[str]:
+def _pick_terms(text: str, numbers: bool = True) -> set[str]:
     """The words a pick can name an offer by: its uncommon words and its numbers."""
-    return terms(text, common=_PLAIN, shortest=3, specific=False) | set(
-        _PICK_NUMBER.findall(text))
+    words = terms(text, common=_PLAIN, shortest=3, specific=False)
+    return words | set(_PICK_NUMBER.findall(text)) if numbers else words
+
+
+def _listed(offers: list[Record]) -> bool:
+    """Whether ``offers`` are options of a list: only there does a number pick one. Of
+    offers made together in prose, "€930 works" takes the terms, all of them ("I can
+    process it as a goodwill return" and "the refund would be €930")."""
+    return all(isinstance(r.attrs.get("option"), int) for r in offers)
 
 
 def only_named(sentence: str, offers: list[Record]) -> Record | None:
     """Return the one offer ``sentence`` names by a word of its own text that no other
     offer has; None if it names none or several."""
-    words = _pick_terms(sentence)
-    own = {r.id: _pick_terms(r.text) for r in offers}
+    numbers = _listed(offers)
+    words = _pick_terms(sentence, numbers)
+    own = {r.id: _pick_terms(r.text, numbers) for r in offers}
     hits = [r for r in offers
             if own[r.id] & words - set().union(*(own[o.id] for o in offers if o is not r))]
     return hits[0] if len(hits) == 1 else None
@@ -273,9 +281,10 @@ def _named_alone(text: str, offers: list[Record]) -> tuple[Record, tuple[int, in
     I'll move my calls. Thursday the 13th." -- every word of it is one offer's own (so
     "Thursday is bad" names Thursday but says more, and picks nothing)."""
     for m in guard.finditer(r"[^;.!?\n]+", text):
-        said = _pick_terms(m.group())
+        said = _pick_terms(m.group(), _listed(offers))
         offer = only_named(m.group(), offers) if said else None
-        if offer is not None and said <= _pick_terms(offer.text) and _bare(m.group()):
+        if offer is not None and said <= _pick_terms(offer.text, _listed(offers)) \
+                and _bare(m.group()):
             a, b = m.span()
             while a < b and text[a].isspace():
                 a += 1
