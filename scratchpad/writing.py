@@ -42,6 +42,8 @@ from scratchpad.store import Store, StoredTurn
 
 #: How many stored turns back an ingest looks for the tool output a new reply may echo.
 ECHO_TURNS = 40
+#: How far before the echo window a tool call may be and still name a result inside it.
+CALL_REACH = 8
 #: Turns annotated (spaCy) at a time: each turn's Doc is its own, so the size changes no
 #: record; it bounds the Docs held at once and lets progress move as turns are stored.
 ANNOTATE_BATCH = 64
@@ -97,18 +99,20 @@ def _acted_by(tool: str | None, result: str) -> str | None:
     return tool if tool and structured(result) else None
 
 
-def _recent_tool_output(store: Store, thread: str, first: int, context: Sequence[Message]
-                        ) -> RecentToolOutput:
+def _recent_tool_output(store: Store, thread: str, first: int) -> RecentToolOutput:
     """The tool output of the :data:`ECHO_TURNS` stored turns before turn ``first + 1``,
-    each with the action tool that returned it (named by the stored calls)."""
+    each with the action tool that returned it, named by the stored calls (read from up
+    to :data:`CALL_REACH` turns further back, so parallel calls' results keep their
+    names; the caller's context is not scanned: per-ingest work stays the window's)."""
     out = RecentToolOutput()
     if not first:
         return out
-    stored = store.turns(thread, since=first - ECHO_TURNS + 1)
+    window = first - ECHO_TURNS + 1
+    stored = store.turns(thread, since=max(1, window - CALL_REACH))
     messages = [parse_message(t.message) for t in stored]
-    calls = tool_calls([*context, *messages])
+    calls = tool_calls(messages)
     for turn, message in zip(stored, messages, strict=True):
-        if turn.role == "tool":
+        if turn.role == "tool" and turn.turn >= window:
             name = calls.get(message.tool_call_id or "", (None, None))[0]
             out.see(turn.role, turn.content,
                     acted_by=_acted_by(acting_tool(name, turn.content), turn.content))
@@ -145,7 +149,7 @@ def add_turns(store: Store, processor: TurnProcessor, thread: str, first: int,
     live: dict[str, dict[str, Record]] = {kind: {} for kind in kinds}
     for r in store.recent_records(thread, kinds, RESOLVABLE, LIVE_WINDOW):
         live[r.kind][r.id] = r
-    tool_output = _recent_tool_output(store, thread, first, context)
+    tool_output = _recent_tool_output(store, thread, first)
     for view, doc, message, digest in zip(views, docs, fresh, hashes, strict=True):
         added, updated, events = processor.process(view, doc, live)
         acted_keys = processor.acted_values(view)

@@ -112,3 +112,10 @@ def test_an_option_that_names_a_thing_carries_its_label() -> None:
     assert labels["a refund of CHF 89.00 to the card you paid with, or"] == ("refund", "agreed")
     assert labels["a travel voucher of CHF 130.00, valid for 12 months"][0] == "travel voucher"
     assert state.refund_amount is not None and "CHF 89.00" in state.refund_amount.text
+
+
+def test_a_figure_the_user_corrects_is_no_commitment_of_theirs() -> None:
+    """The corrected-figure rules read the agent's turns: a user putting one figure in
+    place of another states a value, it grants or promises nothing."""
+    got = commitments([{"role": "user", "content": "The refund is €45, not €40."}])
+    assert got == {}

@@ -259,12 +259,6 @@ RULES: tuple[Rule, ...] = (
          and _acts(f) and not c.question),
 )
 USER_RULES: tuple[Rule, ...] = (
-    # "the refund is £153.45, not £135.45": the figure that stands now (the lifecycle
-    # supersedes what said the other)
-    *(Rule(f"corrected_figure_{subtype.value}", subtype, 0.7,
-           lambda f, t, c, subtype=subtype: not c.question and corrected_figure(t) == subtype)
-      for subtype in (CommitmentSubtype.OFFERED, CommitmentSubtype.PROMISED,
-                      CommitmentSubtype.GRANTED)),
     Rule("you_agreed", CommitmentSubtype.CLAIMED, 0.75,
          lambda f, t, c: f.person in {2, 3} and f.subject not in _S_ENT
          and (f.past or f.perfect) and f.verb in _S_CLAIM and not f.negated),

@@ -56,7 +56,7 @@ def about_same(a: Record, b: Record) -> bool:
     return a.attrs.get("verb") == b.attrs.get("verb") and bool(a.attrs.get("verb"))
 
 
-def _in_place_of(turn: TurnView, n: Record, r: Record) -> list[Change]:
+def _in_place_of(n: Record, r: Record) -> list[Change]:
     """A corrected figure (:func:`extractors.dialogue.commitment_shapes.corrected_figure`)
     takes the kind of the commitment it replaces: the refund offered, corrected, is still
     an offer; one agreed stays agreed at the new figure."""
@@ -88,7 +88,7 @@ def corrections(turn: TurnView, new: list[Record], older: list[Record]) -> list[
                                          note="corrected" if correcting else "replaced",
                                          superseded_by=n.id))
                 if n.id not in {c.record_id for c in out}:
-                    out += _in_place_of(turn, n, r)
+                    out += _in_place_of(n, r)
     if OWNS_UP.search(turn.text):
         # "sorry, the duplicate was $94.80, not $79": what said $79 no longer stands
         for m in VALUE_NOT.finditer(turn.text):
@@ -100,7 +100,7 @@ def corrections(turn: TurnView, new: list[Record], older: list[Record]) -> list[
                                              m.end(), note="corrected"))
                     said = [n for n in new if n.start <= m.start() < n.end
                             and n.id not in done]
-                    out += [c for n in said[:1] for c in _in_place_of(turn, n, r)]
+                    out += [c for n in said[:1] for c in _in_place_of(n, r)]
     if correcting and not out:  # "sorry, the correct amount is €135": no new clause
         m = money_value(turn.text[correcting.start():])
         if m:
@@ -111,4 +111,3 @@ def corrections(turn: TurnView, new: list[Record], older: list[Record]) -> list[
                                              note="corrected", corrected_value=m))
                     break
     return out
-

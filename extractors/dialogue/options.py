@@ -280,10 +280,11 @@ def _named_alone(text: str, offers: list[Record]) -> tuple[Record, tuple[int, in
     """A sentence anywhere in the reply that is only an option's name: "Ugh. ... Fine,
     I'll move my calls. Thursday the 13th." -- every word of it is one offer's own (so
     "Thursday is bad" names Thursday but says more, and picks nothing)."""
+    numbers = _listed(offers)
     for m in guard.finditer(r"[^;.!?\n]+", text):
-        said = _pick_terms(m.group(), _listed(offers))
+        said = _pick_terms(m.group(), numbers)
         offer = only_named(m.group(), offers) if said else None
-        if offer is not None and said <= _pick_terms(offer.text, _listed(offers)) \
+        if offer is not None and said <= _pick_terms(offer.text, numbers) \
                 and _bare(m.group()):
             a, b = m.span()
             while a < b and text[a].isspace():
