@@ -73,3 +73,63 @@ def test_a_question_about_it_fulfils_nothing() -> None:
             {"role": "user", "content": "Has the invoice email been sent yet?"}])
         got = {r.text: r.status for r in pad.records("t", kind="commitment")}
     assert got["You'll get a confirmation email with the invoice within the hour"] == "active"
+
+
+def _score(text: str, actor: str, turn: TurnEvidence, distance: int = 3) -> float:
+    model = shipped()
+    assert model is not None
+    return model.score(pair_features(text, actor, "promised", turn, distance))
+
+
+def test_the_users_own_verb_in_their_later_turn_keeps_their_promise() -> None:
+    promise = "I'll add the account tonight"
+    done = evidence("user", "ok added the account, says verified now")
+    unrelated = evidence("user", "ok thanks, what happens with the fee?")
+    assert done.words >= {"add"} and not unrelated.words & {"add"}
+    assert _score(promise, "user", done) > _score(promise, "user", unrelated)
+    assert pair_features(promise, "user", "promised", done, 3)["user_own_verb"] == 1.0
+
+
+def test_a_handing_over_in_other_words_counts_for_the_side_that_promised_it() -> None:
+    sent = evidence("user", "Sent it at 2am, lol. Let me know if it's the wrong file!")
+    assert sent.delivered
+    assert not evidence("user", "I will have sent it by then?").delivered
+    mine = pair_features("I'll email the birth record over tonight", "user", "promised", sent, 2)
+    theirs = pair_features("I'll email you the label", "assistant", "promised", sent, 2)
+    assert mine["delivered_own"] == 1.0 and theirs["delivered_own"] == 0.0
+
+
+def test_what_should_reach_the_user_is_kept_when_they_say_it_is_here() -> None:
+    here = evidence("user", "its here. no peanuts, checked")
+    assert here.arrived
+    assert not evidence("user", "it hasn't arrived yet").arrived
+    f = pair_features("you should have it by about 21:55", "assistant", "promised", here, 4)
+    assert f["arrived_to_user"] == 1.0
+    assert pair_features("I'll look into it", "assistant", "promised", here, 4)[
+        "arrived_to_user"] == 0.0
+
+
+def test_a_colleague_named_in_the_later_turn_is_seen() -> None:
+    turn = evidence("user", "Email from Keller received. Visit Thursday 16:30 confirmed.")
+    f = pair_features("Frau Keller from our claims team will contact you", "Frau Keller from our claims team",
+                      "promised", turn, 7)
+    assert f["actor_named"] == 1.0
+    other = evidence("user", "Nobody called yet.")
+    assert pair_features("the claims team will call you", "the claims team", "promised",
+                         other, 7)["actor_named"] == 0.0
+
+
+def test_a_failed_tool_result_is_never_scored() -> None:
+    from extractors.dialogue.fulfilment import learned_fulfilment
+    from extractors.records import Record
+
+    failed = TurnView(thread="t", number=6, role="tool", tool_name="issue_store_credit",
+                      text='{"error": "POLICY_BLOCK", "message": "Maximum credit 79.95 EUR."}',
+                      tool_arguments='{"amount_eur": "89.95"}')
+    assert TurnEvidence.of(failed).failed
+    record = Record.model_validate({
+        "id": "r1", "thread": "t", "turn": 4, "kind": "commitment", "subtype": "agreed",
+        "text": "I can offer you store credit of €89.95 instead", "start": 0, "end": 46,
+        "status": "active", "extractor": "x", "role": "assistant", "confidence": 0.9,
+        "attrs": {"actor": "assistant"}})
+    assert learned_fulfilment(failed, [record], shipped()) == []

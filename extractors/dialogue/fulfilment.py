@@ -57,6 +57,34 @@ CONDITION = rx(r"\b(?:if|once|when|as\s+soon\s+as|after)\b", regex.IGNORECASE, l
 _MODAL_VERB = rx(r"(?i)\b(?:will|['’]ll|going\s+to|gonna|can|could|shall)\s+(?:also\s+|just\s+|"
                  r"now\s+|then\s+|personally\s+|first\s+)?(?P<verb>[a-z]+)", linear=True)
 _NO_VERB = frozenset({"be", "have", "get", "not", "never", "always"})
+#: Verbs of handing something over: a report of any of them ("attached", "uploaded it")
+#: can keep a promise made with another ("I'll email the form").
+DELIVERY_VERBS = frozenset(stem(w) for w in (
+    "send", "email", "forward", "upload", "attach", "post", "mail", "text", "submit",
+    "share", "provide", "message", "return", "pay", "file", "drop"))
+#: A handing-over said as done, anywhere in a turn ("Sent it at 2am", "the letter is
+#: attached", "6 photos attached", "just uploaded it", "here's the log").
+DELIVERED = rx(r"(?<!\b(?:will|['’]ll|to|not|n['’]t|be)\s+)\b(?:sent|attached|uploaded|emailed|"
+               r"forwarded|submitted|posted|mailed|texted|paid|filed|dropped\s+off)\b|"
+               r"\bplease\s+find\b|\bhere(?:['’]s|\s+is|\s+are)\b",
+               regex.IGNORECASE, linear=True)
+#: The user says something reached them or shows now, in more ways than the rules' cue:
+#: "it's here", "just came in", "I see it now", "found it in spam", "is in my Outlook".
+ARRIVED = rx(r"(?<!(?:n['’]t|\bnot|\bnever)\s+(?:yet\s+)?)\b(?:arrived|came\s+(?:in|through)|"
+             r"turned\s+up|showed\s+up|(?:it|they|s?he)(?:['’]?s|['’]re|\s+is|\s+are)\s+here|"
+             r"(?:see|got|received|found)\s+(?:it|them|the)\b|is\s+in\s+my\b|"
+             r"(?:texted|emailed|called|rang|replied|got\s+back)\b)",
+             regex.IGNORECASE, linear=True)
+#: A commitment about what reaches the user: "you'll get a text", "it should reach you",
+#: "will show on your statement", "will contact you", "goes back to you".
+TO_USER = rx(r"\byou(?:['’]ll|\s+will|\s+should|\s+would)\s+(?:\w+\s+)?(?:get|receive|see|"
+             r"have|hear)\b|\b(?:arriv\w*|reach\w*|show\w*|deliver\w*|land\w*)\b|"
+             r"\b(?:contact|call|email|e-mail|text|ring|message)\s+you\b|\bback\s+to\s+you\b|"
+             r"\bwith\s+you\b", regex.IGNORECASE, linear=True)
+#: Words of a colleague's description that name nobody ("our claims team" -> "claims").
+_ACTOR_FILLER = frozenset(stem(w) for w in (
+    "the", "our", "their", "his", "her", "from", "team", "who", "will", "of", "and", "a",
+    "an", "at", "in", "s"))
 
 
 def modal_verb(text: str) -> str:
@@ -81,6 +109,12 @@ class TurnEvidence:
     received: bool
     user_done: bool
     question: bool
+    #: A handing-over said as done (:data:`DELIVERED`), by a user or the agent.
+    delivered: bool = False
+    #: The user says something reached them (:data:`ARRIVED`).
+    arrived: bool = False
+    #: A tool result that reports an error: it carries out nothing.
+    failed: bool = False
 
     @classmethod
     def of(cls, turn: TurnView) -> TurnEvidence:
@@ -95,16 +129,21 @@ class TurnEvidence:
             if turn.role == "user" else []
         received = any(RECEIVED.search(s) for s in said)
         user_done = any(USER_DONE.search(s) for s in said)
+        arrived = any(ARRIVED.search(s) for s in said)
+        delivered = turn.role in ("assistant", "user") and any(
+            DELIVERED.search(text[c.start:c.end]) for c in clauses(text) if not c.question)
         evidence = text
-        tool_ok = False
+        tool_ok = failed = False
         if turn.role == "tool":
-            tool_ok = not (tool_failed(text) or tool_pending(text) or reads_only(turn.tool_name))
+            failed = tool_failed(text)
+            tool_ok = not (failed or tool_pending(text) or reads_only(turn.tool_name))
             evidence = f"{argument_values(turn.tool_arguments)}\n{argument_values(text)}"
         return cls(role=turn.role, terms=frozenset(terms(evidence)),
                    words=frozenset(word_stems(evidence)), reports=reports,
                    tool_ok=tool_ok, tool_keys=frozenset(word_stems(turn.tool_name)),
                    raw_arguments=turn.tool_arguments or "", received=received,
-                   user_done=user_done, question=text.rstrip().endswith("?"))
+                   user_done=user_done, question=text.rstrip().endswith("?"),
+                   delivered=delivered, arrived=arrived, failed=failed)
 
 
 @lru_cache(maxsize=4096)
@@ -113,6 +152,16 @@ def _commitment_side(text: str) -> tuple[frozenset[str], str, bool, bool, tuple[
     verb, whether it has a horizon or a condition, the code it quotes."""
     return (frozenset(terms(text)), modal_verb(text), bool(HORIZON.search(text)),
             bool(CONDITION.search(text)), tuple(m.group(1) for m in CODE_SPAN.finditer(text)))
+
+
+@lru_cache(maxsize=4096)
+def _to_user(text: str) -> bool:
+    return bool(TO_USER.search(text))
+
+
+@lru_cache(maxsize=1024)
+def _actor_words(actor: str) -> frozenset[str]:
+    return frozenset(word_stems(actor)) - _ACTOR_FILLER
 
 
 def pair_features(text: str, actor: str | None, subtype: str, turn: TurnEvidence,
@@ -150,7 +199,23 @@ def pair_features(text: str, actor: str | None, subtype: str, turn: TurnEvidence
         "user_done_own": float(turn.user_done and turn.role == "user" and actor == "user"),
         "question": float(turn.question),
         "near": 1.0 / max(1, distance),
+        # said in other words: the promise's own verb in a person's later turn ("ok added
+        # the account" for "I'll add the account tonight"), a handing-over reported by
+        # the side that promised it, what the user said would reach them arriving, and a
+        # colleague named at work ("Email from Keller received")
+        "verb_in_turn": float(turn.role in ("user", "assistant") and bool(verb)
+                              and verb in turn.words),
+        "delivered_own": float(turn.delivered and verb in DELIVERY_VERBS and (
+            (actor == "user") == (turn.role == "user"))),
+        "arrived_to_user": float(turn.arrived and actor != "user" and _to_user(text)),
+        "actor_named": float(third and bool(_actor_words(actor or "") & turn.words)),
     }
+    # the side that committed speaking again: the user for the user's own promise, the
+    # agent for the agent's (conjunctions let the model weigh each pairing on its own)
+    same_side = (actor == "user") == (turn.role == "user") and turn.role != "tool"
+    f["same_side_verb"] = float(same_side) * f["verb_in_turn"]
+    f["same_side_report"] = float(same_side) * f["report_shared"]
+    f["user_own_verb"] = f["actor_user"] * f["role_user"] * f["verb_in_turn"]
     return f
 
 
@@ -166,6 +231,8 @@ def learned_fulfilment(turn: TurnView, pending: list[Record],
     if model is None or not pending or turn.role == "system":
         return []
     evidence = TurnEvidence.of(turn)
+    if evidence.failed:
+        return []
     out = []
     for r in pending:
         actor = r.attrs.get("actor")

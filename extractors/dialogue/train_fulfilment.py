@@ -68,6 +68,8 @@ def pairs(path: Path, split: str) -> Iterator[tuple[dict[str, float], int]]:
             ended = g.get("status_turn")
             last = ended if ended is not None else len(turns) - 1
             for u in range(g["turn"] + 1, min(last, len(turns) - 1) + 1):
+                if evidence[u].failed:
+                    continue  # never scored: a failed tool result carries out nothing
                 label = int(u == ended and g["final_status"] == "fulfilled")
                 yield (pair_features(g["text"], g.get("actor"), subtype, evidence[u],
                                      u - g["turn"]), label)
@@ -80,7 +82,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--report", default=None, help="also score the pairs of this split")
     args = ap.parse_args(argv)
     data = [p for path in args.labelled for p in pairs(path, "train")]
-    model = fit(MODEL, [x for x, _ in data], [y for _, y in data], trained_on={
+    # weak regularisation, run to convergence: chosen on the dev split (end status
+    # 0.710 -> 0.727 against steps=3000, rate=0.5, l2=1e-3, with the same features)
+    model = fit(MODEL, [x for x, _ in data], [y for _, y in data], steps=20000, rate=1.0,
+                l2=1e-4, trained_on={
         "sets": sorted(p.name for p in args.labelled), "split": "train",
         "pairs": len(data), "positive": sum(y for _, y in data)})
     model.save(args.out)
