@@ -39,7 +39,7 @@ SPLITS = ("train", "dev", "test")
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
     "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.84,
-            ("commitment", "status"): 0.70,
+            ("commitment", "status"): 0.72,
             ("constraint", "recall"): 0.81, ("constraint", "precision"): 0.82,
             ("constraint", "status"): 0.46},
     "test": {("commitment", "recall"): 0.85, ("commitment", "precision"): 0.74,
