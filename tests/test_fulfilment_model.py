@@ -111,8 +111,8 @@ def test_what_should_reach_the_user_is_kept_when_they_say_it_is_here() -> None:
 
 def test_a_colleague_named_in_the_later_turn_is_seen() -> None:
     turn = evidence("user", "Email from Keller received. Visit Thursday 16:30 confirmed.")
-    f = pair_features("Frau Keller from our claims team will contact you", "Frau Keller from our claims team",
-                      "promised", turn, 7)
+    f = pair_features("Frau Keller from our claims team will contact you",
+                      "Frau Keller from our claims team", "promised", turn, 7)
     assert f["actor_named"] == 1.0
     other = evidence("user", "Nobody called yet.")
     assert pair_features("the claims team will call you", "the claims team", "promised",
