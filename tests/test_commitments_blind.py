@@ -38,9 +38,9 @@ SPLITS = ("train", "dev", "test")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.84,
+    "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.83,
             ("commitment", "status"): 0.72,
-            ("constraint", "recall"): 0.81, ("constraint", "precision"): 0.82,
+            ("constraint", "recall"): 0.79, ("constraint", "precision"): 0.82,
             ("constraint", "status"): 0.46},
     "test": {("commitment", "recall"): 0.85, ("commitment", "precision"): 0.74,
              ("commitment", "status"): 0.73,
