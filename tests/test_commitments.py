@@ -165,6 +165,26 @@ def test_user_turns_only_claim(text: str, expected, nlp) -> None:
     assert found(text, nlp, role="user") == expected
 
 
+@pytest.mark.parametrize("text, claimed", [
+    # the agent's side, by role, by name, or acting in what was said
+    ("The guy on the phone said it would be free with the repair.", True),
+    ("The tech last time told me it'd be covered as a recall.", True),
+    ("Fiona said the prescription would be ready by noon.", True),
+    ("They promised me a callback within the hour.", True),
+    ("The agent I spoke to yesterday said you'd release half of it.", True),
+    ("The courier said you would redeliver on Monday.", True),
+    # someone else: the user's manager, a seller, a hospital, a web page
+    ("My manager told me HR would send the forms.", False),
+    ("The seller said he'd happily mark it as a gift.", False),
+    ("The hospital said it takes two to six weeks.", False),
+    ("The tracking page has said 'held at customs' for four days.", False),
+    ("He's told me he won't take returns from Europe.", False),
+])
+def test_a_claim_reports_what_the_agent_side_said(text: str, claimed: bool, nlp) -> None:
+    subtypes = [subtype for subtype, _ in found(text, nlp, role="user")]
+    assert ("claimed" in subtypes) is claimed, subtypes
+
+
 @pytest.mark.parametrize("text, actor", [
     ("The dispensary will ring you the moment it arrives.", "The dispensary"),
     ("Then the Faro branch will give it to you at no extra cost.", "the Faro branch"),

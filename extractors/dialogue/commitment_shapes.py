@@ -150,3 +150,33 @@ USER_DELIVERY = frozenset(stem(w) for w in """
 send email mail submit upload forward bring return post ship drop provide share sign fill
 pay transfer attach scan call text
 """.split())
+#: Who a user may be quoting when they claim the agent's side agreed to something: a
+#: person or a part of the business ("your colleague", "the guy on the phone", "the tech
+#: last time", "they"). A hospital, a seller or a tracking page is not the agent's side.
+AGENT_SIDE = frozenset(stem(w) for w in """
+colleague agent rep representative advisor adviser assistant guy man woman lady person
+someone somebody staff tech technician engineer operator consultant specialist supervisor
+manager team support department desk branch office store shop company they
+""".split())
+#: The reported content has the agent's side act: "... said you'd refund everything".
+_YOU_ACT = rx(r"\b(?:you|your)\b", regex.IGNORECASE, linear=True)
+_WORD = rx(r"[\w'’-]+", linear=True)
+
+
+def agent_side(subject: str, text: str, verb_text: str) -> bool:
+    """True when a third-person claim ("X said/promised ...") reports the agent's side:
+    what was said has "you" act ("the guy last time said you keep a backup code"), or the
+    speaker is one of :data:`AGENT_SIDE` or a name, and not the user's own ("my manager
+    told me HR would ..."). "The seller said", "the hospital said": not the agent's side."""
+    said = text.find(verb_text) if verb_text else -1
+    if said < 0:
+        return False
+    if _YOU_ACT.search(text[said + len(verb_text):]):
+        return True
+    words = [m.group() for m in _WORD.finditer(text[:said])]
+    at = next((i for i in range(len(words) - 1, -1, -1)
+               if stem(words[i].lower()) == subject), None)
+    if at is None or "my" in (w.lower() for w in words[max(0, at - 2):at]):
+        return False
+    named = words[at][:1].isupper() and subject not in {"he", "she", "it", "i"}
+    return subject in AGENT_SIDE or named

@@ -64,6 +64,7 @@ from extractors.dialogue.commitment_shapes import (
     THIRD_PARTY,
     USER_DELIVERY,
     WILL_DO,
+    agent_side,
     corrected_figure,
     standing_figure,
 )
@@ -261,7 +262,8 @@ RULES: tuple[Rule, ...] = (
 USER_RULES: tuple[Rule, ...] = (
     Rule("you_agreed", CommitmentSubtype.CLAIMED, 0.75,
          lambda f, t, c: f.person in {2, 3} and f.subject not in _S_ENT
-         and (f.past or f.perfect) and f.verb in _S_CLAIM and not f.negated),
+         and (f.past or f.perfect) and f.verb in _S_CLAIM and not f.negated
+         and (f.person == 2 or agent_side(f.subject, t, f.verb_text))),
     Rule("i_was_promised", CommitmentSubtype.CLAIMED, 0.7,
          lambda f, t, c: _first(f) and f.passive and f.verb in _S_CLAIM and not f.negated),
     Rule("user_will_deliver", CommitmentSubtype.PROMISED, 0.65,
