@@ -133,3 +133,79 @@ def test_a_failed_tool_result_is_never_scored() -> None:
         "status": "active", "extractor": "x", "role": "assistant", "confidence": 0.9,
         "attrs": {"actor": "assistant"}})
     assert learned_fulfilment(failed, [record], shipped()) == []
+
+
+def test_the_calls_schema_names_the_kind_of_act() -> None:
+    from extractors.dialogue.tool_evidence import schema_words
+
+    words = schema_words("set_spend_cap", '{"msisdn": "0770"}',
+                         '{"ok": true, "spend_cap": "0.00 GBP", "alerts": [{"sms": true}]}')
+    # the name, and the keys of the arguments and of the result, nested ones included
+    assert words == {"set", "spend", "cap", "msisdn", "ok", "alert", "sms"}
+    assert schema_words("noop", "not json", None) == schema_words("noop")
+    turn = evidence("tool", '{"recall": "RC-40912", "notify": "m@example.edu"}',
+                    tool_name="place_hold")
+    f = pair_features("I can place a recall on it", "assistant", "offered", turn, 3)
+    assert f["tool_ok_schema"] == 1.0
+    other = evidence("tool", '{"balance": "12.00"}', tool_name="update_contact")
+    assert pair_features("I can place a recall on it", "assistant", "offered", other,
+                         3)["tool_ok_schema"] == 0.0
+
+
+def _offer(rid: str, text: str, turn: int = 4, **attrs: object):
+    from extractors.records import Record
+
+    return Record.model_validate({
+        "id": rid, "thread": "t", "turn": turn, "kind": "commitment", "subtype": "offered",
+        "text": text, "start": 0, "end": len(text), "status": "active", "extractor": "x",
+        "role": "assistant", "confidence": 0.9, "attrs": {"actor": "assistant", **attrs}})
+
+
+def test_a_tool_carrying_out_an_offer_agrees_and_fulfils_only_the_best_option() -> None:
+    from extractors.dialogue.fulfilment import offers_carried_out
+
+    call = TurnView(thread="t", number=7, role="tool", tool_name="defer_charge",
+                    text='{"status": "deferred", "charge": "USD 72.00", "due": "2025-11-28"}',
+                    tool_arguments='{"charge": "USD 72.00", "new_due": "2025-11-28"}')
+    defer = _offer("a", "I can defer the charge to 28 Nov", option=1)
+    waive = _offer("b", "I can send you a payment plan by email", option=2)
+    changes = offers_carried_out(call, [defer, waive], shipped(), THRESHOLD)
+    assert [(c.record_id, c.field, c.new) for c in changes] == [
+        ("a", "subtype", "agreed"), ("a", "status", "fulfilled"), ("b", "status", "superseded")]
+    # a failed call, or a turn that is no tool result, carries out nothing
+    failed = call.model_copy(update={"text": '{"error": "charge not found"}'})
+    assert offers_carried_out(failed, [defer, waive], shipped(), THRESHOLD) == []
+    said = call.model_copy(update={"role": "assistant", "text": "I deferred the charge."})
+    assert offers_carried_out(said, [defer], shipped(), THRESHOLD) == []
+
+
+def test_an_offer_the_agents_tool_then_carries_out_ends_agreed_and_fulfilled() -> None:
+    call = {"id": "c1", "type": "function", "function": {
+        "name": "defer_charge", "arguments": '{"charge": "USD 72.00", "new_due": "2025-11-28"}'}}
+    messages = [
+        {"role": "user", "content": "My library account is blocked by a $72 charge."},
+        {"role": "assistant", "content": "I can defer the charge to 28 Nov, so it won't count "
+                                         "toward the block until then."},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1",
+         "content": '{"status": "deferred", "charge": "USD 72.00", "due": "2025-11-28"}'},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        (offer,) = pad.records("t", kind="commitment")
+    assert (offer.subtype, offer.status, offer.status_turn) == ("agreed", "fulfilled", 4)
+
+
+def test_a_plan_the_call_sets_up_keeps_running() -> None:
+    """Label guide: a picked payment plan or suspension stays active from the pick; a plan
+    switch priced per month is done once switched."""
+    from extractors.dialogue.fulfilment import RUNNING, offers_carried_out
+
+    call = TurnView(thread="t", number=7, role="tool", tool_name="create_payment_plan",
+                    text='{"plan": "PP-90314", "payments": 6, "amount": "39.36"}',
+                    tool_arguments='{"payments": 6, "amount": "39.36"}')
+    plan = _offer("p", "6 monthly payments of £39.36", option=1)
+    changes = offers_carried_out(call, [plan], shipped(), 0.0)
+    assert [(c.field, c.new) for c in changes] == [("subtype", "agreed")]
+    assert RUNNING.search("I can pause your membership for three months")
+    assert not RUNNING.search("Essential 20GB at £18.00 a month from your next bill")

@@ -20,7 +20,12 @@ from extractors.dialogue.commitments import (
 )
 from extractors.dialogue.corrections import about_same, corrections
 from extractors.dialogue.figure_picks import figure_taken
-from extractors.dialogue.fulfilment import done_by_tool, learned_fulfilment, modal_verb
+from extractors.dialogue.fulfilment import (
+    done_by_tool,
+    learned_fulfilment,
+    modal_verb,
+    offers_carried_out,
+)
 from extractors.dialogue.fulfilment import shipped as fulfilment_model
 from extractors.dialogue.options import (
     REJECT,
@@ -65,6 +70,9 @@ _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubty
 _UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
              CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
+#: The fulfilment-model score from which a tool call carries out an offer nobody was
+#: seen to accept (chosen on dev: end status 0.750 at 0.5, 0.748 at 0.6, 0.745 at 0.7).
+CARRIED = 0.5
 
 
 def _undone_by(r: Record, head: str) -> bool:
@@ -130,7 +138,12 @@ class CommitmentLifecycle:
         learned = learned_fulfilment(turn, [r for r in older if r.id not in touched
                                             and r.status == Status.ACTIVE and _pending(r)],
                                      fulfilment_model())
-        return changes + kept + learned + self._reports(turn, new, kept, older)
+        touched |= {c.record_id for c in learned}
+        carried = offers_carried_out(
+            turn, [r for r in older if r.id not in touched and r.status == Status.ACTIVE
+                   and r.subtype == CommitmentSubtype.OFFERED and r.role == "assistant"
+                   and not r.attrs.get("accepted_turn")], fulfilment_model(), CARRIED)
+        return changes + kept + learned + carried + self._reports(turn, new, kept, older)
 
     @staticmethod
     def _alternative_taken(turn: TurnView, new: list[Record], older: list[Record]

@@ -34,10 +34,11 @@ from extractors.dialogue.tool_evidence import (
     argument_values,
     quotes_code_of,
     reads_only,
+    schema_words,
     tool_failed,
     tool_pending,
 )
-from extractors.records import Record, Status
+from extractors.records import CommitmentSubtype, Record, Status
 from extractors.text.clauses import clauses
 from extractors.text.guard import rx
 from extractors.text.lexicon import is_specific, stem, terms, ties, word_stems
@@ -54,6 +55,13 @@ HORIZON = rx(r"\b(?:within|by|before|until|over\s+the\s+next|in\s+(?:the\s+next\
              r"working\s+days?|business\s+days?|\d+\s*(?:days?|hours?|weeks?))\b",
              regex.IGNORECASE, linear=True)
 CONDITION = rx(r"\b(?:if|once|when|as\s+soon\s+as|after)\b", regex.IGNORECASE, linear=True)
+#: Terms that keep running once set up (label guide: a picked payment plan or suspension
+#: stays active): "6 monthly payments of £39.36", "spread it over 3 months", "paused until
+#: May". A price per month is not one: a plan switched at "£18 a month" is done.
+RUNNING = rx(r"\b(?:instal+ments?|(?:payment|repayment|instal+ment)\s+plan|spread|"
+             r"(?:monthly|weekly|fortnightly)\s+(?:payments|repayments|debits)|forbearance|"
+             r"paus(?:e|ed|ing)|suspend(?:ed|ing)?|suspension)\b",
+             regex.IGNORECASE, linear=True)
 _MODAL_VERB = rx(r"(?i)\b(?:will|['’]ll|going\s+to|gonna|can|could|shall)\s+(?:also\s+|just\s+|"
                  r"now\s+|then\s+|personally\s+|first\s+)?(?P<verb>[a-z]+)", linear=True)
 _NO_VERB = frozenset({"be", "have", "get", "not", "never", "always"})
@@ -105,6 +113,8 @@ class TurnEvidence:
     reports: tuple[tuple[int, int, frozenset[str]], ...]
     tool_ok: bool
     tool_keys: frozenset[str]
+    #: The stems of the tool's name and of its arguments' and result's keys.
+    tool_schema: frozenset[str]
     raw_arguments: str
     received: bool
     user_done: bool
@@ -141,6 +151,8 @@ class TurnEvidence:
         return cls(role=turn.role, terms=frozenset(terms(evidence)),
                    words=frozenset(word_stems(evidence)), reports=reports,
                    tool_ok=tool_ok, tool_keys=frozenset(word_stems(turn.tool_name)),
+                   tool_schema=schema_words(turn.tool_name, turn.tool_arguments, text)
+                   if turn.role == "tool" else frozenset(),
                    raw_arguments=turn.tool_arguments or "", received=received,
                    user_done=user_done, question=text.rstrip().endswith("?"),
                    delivered=delivered, arrived=arrived, failed=failed)
@@ -187,6 +199,9 @@ def pair_features(text: str, actor: str | None, subtype: str, turn: TurnEvidence
         "tool_ok_verb": float(turn.tool_ok and bool(verb) and verb in turn.tool_keys),
         "tool_ok_code": float(turn.tool_ok and any(c in turn.raw_arguments for c in code)),
         "tool_ok_own": float(turn.tool_ok and actor in (None, "assistant")),
+        # what kind of act the call was, in the promise's words ("set_spend_cap" for "a
+        # spend cap on your line", {"recall": ...} for "I can place a recall on it")
+        "tool_ok_schema": float(turn.tool_ok) * min(len(own & turn.tool_schema), 2) / 2,
         "reports": float(bool(turn.reports)),
         "report_shared": min(in_report, 3) / 3,
         "report_verb": float(bool(turn.reports) and bool(verb) and verb in turn.words),
@@ -246,6 +261,44 @@ def learned_fulfilment(turn: TurnView, pending: list[Record],
                    default=(0, len(turn.text), frozenset()))
         out.append(Change.status(r, Status.FULFILLED, turn, best[0], best[1],
                                  note=f"fulfilment model {p:.2f}"))
+    return out
+
+
+def offers_carried_out(turn: TurnView, offers: list[Record], model: LinearModel | None,
+                       threshold: float) -> list[Change]:
+    """An offer nobody was seen to accept that a successful tool call then carries out
+    ("I can place a recall on it", then ``place_recall`` returns ``{"recall": ...}``):
+    the call is the acceptance acted on, so the offer ends ``agreed`` and ``fulfilled``
+    (label guide: a picked option a tool result shows carried out), and the other options
+    of its list are superseded. Scored by the same model as any fulfilment, from
+    ``threshold``; of the offers one turn made, only the best scored is carried out. Terms
+    that keep running once set up (a payment plan, a suspension) end ``agreed`` and stay
+    ``active``."""
+    if model is None or not offers or turn.role != "tool":
+        return []
+    evidence = TurnEvidence.of(turn)
+    if not evidence.tool_ok:
+        return []
+    scored = [(model.score(pair_features(r.text, "assistant", str(r.subtype), evidence,
+                                         turn.number - r.turn)), r) for r in offers]
+    out = []
+    for made in sorted({r.turn for r in offers}):
+        # of the offers one turn made, the call carries out one: the best scored
+        p, best = max(((p, r) for p, r in scored if r.turn == made),
+                      key=lambda pr: (pr[0], -pr[1].start))
+        if p < threshold:
+            continue
+        out.append(Change(record_id=best.id, field="subtype", new=CommitmentSubtype.AGREED,
+                          note=f"carried out by {turn.tool_name or 'a tool'}",
+                          attrs={"accepted_turn": turn.number}))
+        if not RUNNING.search(best.text):  # a plan the call sets up keeps running: active
+            out.append(Change.status(best, Status.FULFILLED, turn, 0, len(turn.text),
+                                     note=f"fulfilment model {p:.2f}"))
+        if isinstance(best.attrs.get("option"), int):  # the other options of its list
+            out += [Change.status(r, Status.SUPERSEDED, turn, 0, len(turn.text),
+                                  note="another option carried out")
+                    for _, r in scored if r.turn == made and r is not best
+                    and isinstance(r.attrs.get("option"), int)]
     return out
 
 

@@ -47,6 +47,31 @@ def _values(node: Any) -> Iterator[str]:
         yield str(node)
 
 
+def _keys(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield str(key)
+            yield from _keys(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _keys(value)
+
+
+def schema_words(name: str | None, *payloads: str | None) -> frozenset[str]:
+    """The stems of what a call's schema names: the tool's name and the keys of its JSON
+    arguments and result (``set_spend_cap``, ``{"fine_waived": ...}``, ``{"recall": ...}``).
+    Where a value says what was asked for, these say what kind of act it was."""
+    out = word_stems(name)
+    for payload in payloads:
+        if not payload:
+            continue
+        try:
+            out |= {s for key in _keys(json.loads(payload)) for s in word_stems(key)}
+        except ValueError:
+            continue
+    return frozenset(out)
+
+
 def argument_values(arguments: str | None) -> str:
     """Return the string and number values of a tool call's JSON arguments, one per line
     (the raw text when it is not JSON)."""
