@@ -209,3 +209,22 @@ def test_a_plan_the_call_sets_up_keeps_running() -> None:
     assert [(c.field, c.new) for c in changes] == [("subtype", "agreed")]
     assert RUNNING.search("I can pause your membership for three months")
     assert not RUNNING.search("Essential 20GB at £18.00 a month from your next bill")
+
+
+def test_the_users_handover_keeps_what_the_user_promised_in_other_words() -> None:
+    messages = [
+        {"role": "user", "content": "The pipe burst on Sunday and the plumber left me an "
+                                    "invoice."},
+        {"role": "assistant", "content": "Sorry to hear that. To assess the claim we need the "
+                                         "plumber's invoice and two photos of the damage."},
+        {"role": "user", "content": "It's in a drawer somewhere, I'll dig out the invoice "
+                                    "tonight."},
+        {"role": "assistant", "content": "No rush, whenever you have it."},
+        {"role": "user", "content": "All uploaded now: the photos and the invoice."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        (own,) = [r for r in pad.records("t", kind="commitment") if r.role == "user"]
+    # "dig out" is no verb of handing over, "uploaded" is: the user's handover keeps it
+    assert (own.text, own.status, own.status_turn) == (
+        "I'll dig out the invoice tonight", "fulfilled", 5)

@@ -223,6 +223,10 @@ def pair_features(text: str, actor: str | None, subtype: str, turn: TurnEvidence
         "delivered_own": float(turn.delivered and verb in DELIVERY_VERBS and (
             (actor == "user") == (turn.role == "user"))),
         "arrived_to_user": float(turn.arrived and actor != "user" and _to_user(text)),
+        # the user handing something over after promising anything ("All uploaded now"
+        # after "I'll dig the invoice out tonight", "Here's the photo" after "I'll fish
+        # it out"): what a user promises in a support chat is mostly to find and send
+        "user_delivered": float(turn.delivered and turn.role == "user" and actor == "user"),
         "actor_named": float(third and bool(_actor_words(actor or "") & turn.words)),
     }
     # the side that committed speaking again: the user for the user's own promise, the
