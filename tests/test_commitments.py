@@ -204,6 +204,11 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     ("Permit fees aren't refundable once the review has started.", "declined"),
     ("There's no way to avoid that without the last id.", "declined"),
     ("Sorry, there's nothing to refund for that month.", "declined"),
+    ("Unfortunately the system won't let me raise it by hand.", "declined"),
+    ("I'm sorry, but the late fee has to stay.", "declined"),
+    # a team, a role or a name of the agent's side that cannot act
+    ("Finance can't accept a bank statement instead of the receipt.", "declined"),
+    ("The claims team isn't able to reopen it after 90 days.", "declined"),
     # done, announced without "I": a longer subject, a bare participle, an approval
     ("The £612.40 collection scheduled for 2 May has been cancelled.", "granted"),
     ("Refund RF-SH-9012 for €13.99 is issued.", "granted"),
@@ -222,6 +227,8 @@ def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None
     "Has the parcel been sent to the right address?",
     "Jonas confirmed it in writing, so this one is on us.",  # owning a fault, no cost
     "The mistake is on us.",
+    "Priya can't wait to see the new kitchen.",  # no act of ours refused
+    "It can't hurt to check the router lights first.",
 ])
 def test_not_commitments_either(text: str, nlp) -> None:
     assert found(text, nlp) == []

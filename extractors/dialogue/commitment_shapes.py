@@ -42,10 +42,27 @@ EXPECTED_TIME = rx(
     r"(?:about|around|roughly|approximately)\s+\d|same\s+day|straight\s+away|right\s+away|"
     r"\d+\s*(?:minutes?|mins?|hours?|days?|weeks?|working|business))\b",
     regex.IGNORECASE, linear=True)
+#: Someone of the agent's side who cannot act, as the subject of a clause: a team, a
+#: department, a role or a name ("Finance can't accept that", "the claims team isn't able
+#: to reopen it", "HR cannot backdate a change").
+THIRD_PARTY_CANNOT = rx(
+    r"^(?:(?:and|but|so|unfortunately|sadly|however),?\s+)?(?:"
+    r"(?:(?:our|the|their)\s+)?(?:[\w&-]+\s+){0,3}(?:team|department|desk|manager|"
+    r"supervisor|engineer|technician|specialist|adjuster|courier|colleague|lead|officer|"
+    r"assessor|inspector|admin|staff)s?"
+    r"|(?!(?:It|This|That|There|These|Those|What|Which|Everything|Nothing|Something|"
+    r"Anything|Here|Your|Yours|My|Our|The|Each|Every|All|Some|Any|I|We|You)\b)"
+    r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})"
+    r"\s+(?:can(?:['’]?t|not|\s+not)|(?:won['’]t|will\s+not)\s+be\s+able\s+to|"
+    r"(?:is|are)(?:n['’]t|\s+not)\s+able\s+to)\s+(?!(?:wait|believe|thank|say|tell)\b)",
+    linear=True)
 #: A refusal or an impossibility stated without "I" ("that isn't possible", "there is no
-#: such fare", "the fare is non-refundable").
+#: such fare", "the fare is non-refundable", "the system won't let me raise it", "the late
+#: fee has to stay").
 IMPOSSIBLE = rx(
-    r"\b(?:(?:is|are|was)\s*n['’]?o?t\s+(?:possible|allowed|permitted|something\s+(?:we|I)\s+can)|"
+    r"\b(?:(?:won['’]t|will\s+not|does\s*n['’]t|does\s+not|can['’]?t|cannot)\s+(?:let|allow)\s+"
+    r"(?:me|us)\b|(?:has|have)\s+to\s+stay\b|"
+    r"(?:is|are|was)\s*n['’]?o?t\s+(?:possible|allowed|permitted|something\s+(?:we|I)\s+can)|"
     r"not\s+possible|impossible|there(?:\s+(?:is|are)|['’]s)\s+no\s+(?:such|way)|"
     r"there(?:\s+is|['’]s)\s+nothing\s+(?:to|we\s+can|I\s+can)|non-refundable|"
     r"(?:is|are)(?:n['’]t|\s+not)\s+(?:refundable|transferable|eligible))\b",

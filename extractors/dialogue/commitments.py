@@ -62,6 +62,7 @@ from extractors.dialogue.commitment_shapes import (
     MEASURE,
     ON_US,
     THIRD_PARTY,
+    THIRD_PARTY_CANNOT,
     USER_DELIVERY,
     WILL_DO,
     agent_side,
@@ -235,6 +236,9 @@ RULES: tuple[Rule, ...] = (
          and not f.perfect and f.passive and bool(CONDITION_CUE.search(t))))),
     Rule("impossible", CommitmentSubtype.DECLINED, 0.6,
          lambda f, t, c: not c.question and bool(IMPOSSIBLE.search(t))),
+    # "Finance can't accept that", "the claims team isn't able to reopen it"
+    Rule("third_party_cannot", CommitmentSubtype.DECLINED, 0.6,
+         lambda f, t, c: not c.question and bool(THIRD_PARTY_CANNOT.match(t))),
     # "UK numbers can't be moved to a Portuguese network"
     Rule("cannot_be_done", CommitmentSubtype.DECLINED, 0.6,
          lambda f, t, c: f.person == 3 and f.negated and f.modal == "can" and f.passive
