@@ -17,7 +17,9 @@ then the most recent turns verbatim, in the input's format (OpenAI or Anthropic)
   :meth:`scratchpad.summary.Summary.followed_by`).
 * The block comes from the store, never from the summarizer, so a pinned value never
   lives only in the summary. If the summarizer raises or runs past ``timeout``, the
-  messages come back unchanged and the log says why.
+  messages come back unchanged and the log says why; so do they when the compacted
+  context would not be smaller than the messages (a short thread dense with pinned facts,
+  compacted at a low trigger): compaction never makes a context bigger.
 * The block has a budget of its own, ``block_tokens`` (by default a quarter of the
   window, :data:`BLOCK_SHARE`): past it, the block leaves out its least salient lines
   and says how many (:mod:`scratchpad.render`).
@@ -237,6 +239,11 @@ def compact(
     text, final_block, after, kept = _assemble(pad, thread, block, head_costs, summary,
                                                turns[start:], turn_costs[start:], window,
                                                encoding, shrunk)
+    if after >= before:  # a short thread dense with facts: the block would cost more
+        log.update(tokens_after=before, reason=f"not smaller: the compacted context would "
+                   f"be {after} tokens, the messages are {before}", over_window=before > window,
+                   seconds=round(time.perf_counter() - started, 4))
+        return Compaction(originals, log, kept=list(range(len(originals))))
     pins = sum(1 for line in final_block.splitlines() if line and not line.startswith("==="))
     first_kept = len(turns) - len(kept)
     kept_numbers = ([numbers[last_user]] if pinned_user and last_user is not None else []) \

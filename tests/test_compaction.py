@@ -244,3 +244,19 @@ def test_nothing_to_compact_comes_back_unchanged() -> None:
     out = compact(one_turn, thread="y", window=200, keep_recent=0)
     assert out.messages[-1] == one_turn[0]  # the latest user message always stays
     assert out.log["over_window"] is True  # ... even when it alone passes the window
+
+
+def test_compaction_never_makes_the_context_bigger() -> None:
+    """A short thread dense with facts, compacted at a low trigger: block and summary
+    would cost more than the turns they replace, so the messages come back unchanged."""
+    dense = [
+        {"role": "user", "content": "Order A-77215: refund €930 to card ending 4471, by 12 May."},
+        {"role": "assistant", "content": "I'll refund €930 to the card ending 4471 by 12 May."},
+        {"role": "user", "content": "Not by phone please. Ticket T-4410 too."},
+        {"role": "assistant", "content": "Noted. I've waived the €25 fee on T-4410."},
+        {"role": "user", "content": "Thanks."},
+    ]
+    out = compact(dense, thread="d", window=2048, trigger=0.01, keep_recent=1)
+    assert not out.changed and out.messages == dense
+    assert out.log["compacted"] is False and out.log["reason"].startswith("not smaller")
+    assert out.log["tokens_after"] == out.log["tokens_before"]

@@ -56,10 +56,15 @@ def test_every_case_is_compacted_in_both_conditions_and_probed(results) -> None:
     assert [c["id"] for c in results["cases"]][:1] == ["espresso"]
     assert results["totals"]["cases"] == 3 == len(results["cases"])
     for case in results["cases"]:
-        assert all(r["B_log"]["compacted"] for r in case["rounds"])
+        # B compacts, or hands the messages back when the block would cost more than the
+        # turns it replaces (a short thread dense with facts): never a bigger context
+        assert all(r["B_log"]["compacted"] or r["B_log"]["tokens_after"] ==
+                   r["B_log"]["tokens_before"] for r in case["rounds"])
         assert case["A"]["tokens"] < case["tokens_full"]
-        assert case["B"]["tokens"] < case["tokens_full"]
+        assert case["B"]["tokens"] <= case["tokens_full"]
         assert set(case["qa"]) >= {"A", "B"}
+    assert results["cases"][0]["rounds"][0]["B_log"]["compacted"]  # espresso is compacted
+    assert all(r["B_log"]["compacted"] for r in results["cases"][1]["rounds"])  # long
     assert {r["model"] for r in results["requests"]} == {"scripted"}
 
 
@@ -233,4 +238,6 @@ def test_the_block_keeps_every_fact_it_pinned_in_the_committed_runs_conversation
                 pinned += 1
                 if fact.text not in text:
                     lost.append((case.id, fact.text))
-    assert pinned >= 50 and lost == []
+    # the short conversations compaction hands back whole (the block would cost more
+    # than the turns it replaces) lose nothing and count no fact here
+    assert pinned >= 30 and lost == []
