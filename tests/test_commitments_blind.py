@@ -1,6 +1,6 @@
 """Commitments and constraints on conversations nobody here wrote the rules against
 (``tests/data/commitments_blind.jsonl``: written and labelled blind from
-``tests/data/commitments_guide.md`` only, in seven batches, each split once by
+``tests/data/commitments_guide.md`` only, in eight batches, each split once by
 conversation; the later batches went to train and dev only).
 
 * ``train``: may teach the act model (``make train``) and be read while changing rules;
@@ -38,10 +38,10 @@ SPLITS = ("train", "dev", "test")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.83,
-            ("commitment", "status"): 0.72,
-            ("constraint", "recall"): 0.77, ("constraint", "precision"): 0.81,
-            ("constraint", "status"): 0.50},
+    "dev": {("commitment", "recall"): 0.79, ("commitment", "precision"): 0.83,
+            ("commitment", "status"): 0.74,
+            ("constraint", "recall"): 0.76, ("constraint", "precision"): 0.81,
+            ("constraint", "status"): 0.48},
     "test": {("commitment", "recall"): 0.85, ("commitment", "precision"): 0.74,
              ("commitment", "status"): 0.73,
              ("constraint", "recall"): 0.76, ("constraint", "precision"): 0.76,
