@@ -51,6 +51,10 @@ def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
     ("No, that's too low.", []),
     ("The courier slot on Thursday is fine.", []),
     ("Never mind the French.", []),
+    # reports of the past or of the user's state, not rules
+    ("Never got any letter.", []),
+    ("I never updated it.", []),
+    ("dont have a receipt", []),
 ])
 def test_extraction(text: str, expected, nlp) -> None:
     got = analyze_constraints(turn(text), nlp(text))
@@ -96,6 +100,13 @@ def test_extraction(text: str, expected, nlp) -> None:
      "prohibition"),
     ("MSRV stays 1.70.", "requirement"),
     ("so keep Python 3.9 support (no match statements, that sort of thing).", "requirement"),
+    # a time or a place ruled out by "nothing"; one thing allowed; an absolute rule
+    ("nothing before 11am", "prohibition"),
+    ("Nothing on a Sunday night.", "prohibition"),
+    ("nothing under migrations/ gets touched", "prohibition"),
+    ("mornings only", "requirement"),
+    ("it doesnt go to a neighbour under any circumstances", "prohibition"),
+    ("whatever you do dont delete my stuff", "prohibition"),
 ])
 def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]

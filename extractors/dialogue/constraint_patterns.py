@@ -32,12 +32,17 @@ PATTERNS: tuple[Pattern, ...] = (
         # after a reason in the same clause: "orders is big, so don't go back to ..."
         r"^(?:[^.;!?]{0,80}?(?:[,;—–]|\bso\b|\band\b|\bbut\b)\s+)?"
         r"(?:(?:so|and|but|then|also|just|obviously|seriously|really)\s+)?"
+        r"(?:whatever\s+(?:you|they|he|she)\s+do,?\s+)?"
         # a scope first: "until then", "while I'm in Portugal", "during business hours"
         r"(?:(?:until|till|while|during|before|after|when|whilst|outside|over|on|in)\b"
         r"[^,.;]{0,50}?,?\s+)?"
-        r"(?:(?:please|pls|plz)\s+)?(?:don['’]?t|do\s+not|never|avoid|"
+        # "never got any letter", "never updated it": a report of the past, no rule
+        r"(?:(?:please|pls|plz)\s+)?(?:don['’]?t|do\s+not|never(?!\s+(?:\w+ed|got|saw|seen|gone|"
+        r"heard|had|did|was|were|been|came|sent|knew|told|said|made|paid|used|ever)\b)|avoid|"
         r"stop)\s+"
-        r"(?!(?:worry|hesitate|mind|bother)\b)(?P<verb>\w+)"
+        # "don't have a receipt", "don't know": the user's state, no rule
+        r"(?!(?:worry|hesitate|mind|bother|have|know|think|remember|understand|see)\b)"
+        r"(?P<verb>\w+)"
         r"(?P<rest>.*)$", _I)),
     # "email not phone", "text not call please": two short alternatives
     Pattern("x_not_y_short", ConstraintSubtype.PREFERENCE, 0.7, rx(
@@ -81,6 +86,24 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("nothing_may", ConstraintSubtype.PROHIBITION, 0.7, rx(
         r"^(?:(?:and|but|also)\s+)?(?:nothing|none|no\s+[\w-]+)\b[^.;!?]{0,80}?\s+"
         r"(?:may|can|must|should|is\s+allowed\s+to|gets\s+to)\s+(?P<rest>\w.*)$", _I)),
+    # "nothing under migrations/ gets touched", "nothing in config/ is changed"
+    Pattern("nothing_touched", ConstraintSubtype.PROHIBITION, 0.7, rx(
+        r"^(?:(?:and|but|also|so|just)\s+)?(?:nothing|none\s+of)\s+(?:in|under|inside|outside|"
+        r"of)\s+(?P<rest>[^.;!?]{1,60}?\s+(?:gets?|is|are|should\s+be)\s+(?:touched|changed|"
+        r"modified|edited|deleted|removed|moved|renamed))\b", _I)),
+    # "nothing before 11am", "nothing on a Sunday night": a time ruled out
+    Pattern("nothing_when", ConstraintSubtype.PROHIBITION, 0.65, rx(
+        r"^(?:(?:and|but|also|so|just|oh,?)\s+)?nothing\s+(?P<rest>(?:before|after|until|till|"
+        r"earlier\s+than|later\s+than|during|(?:on|at)\s+(?:a\s+)?(?:(?:mon|tues|wednes|thurs|"
+        r"fri|satur|sun)days?|weekends?))\b[^.;!?]{0,40})$", _I)),
+    # "mornings only", "cash only please": a short clause that allows one thing
+    Pattern("x_only", ConstraintSubtype.REQUIREMENT, 0.6, rx(
+        r"^(?:(?:and|but|also|so|just|oh,?)\s+)?(?!(?:it|this|that|me|you|one|once|twice|"
+        r"that['’]s|it['’]s)\b)(?P<rest>[\w'’-]+(?:\s+[\w'’-]+){0,2})\s+only"
+        r"(?:\s*,?\s*(?:please|pls|thanks))?\W*$", _I)),
+    # "it doesn't go to a neighbour under any circumstances"
+    Pattern("under_no_circumstances", ConstraintSubtype.PROHIBITION, 0.7, rx(
+        r"(?P<rest>.*\bunder\s+(?:any|no)\s+circumstances\b.*)$", _I)),
     # "nothing that locks the table for more than a second": a kind of change ruled out
     Pattern("nothing_that", ConstraintSubtype.PROHIBITION, 0.7, rx(
         r"^(?:[^.;!?]{0,80}?(?:[,;—–]|\bso\b)\s+)?(?:(?:so|and|but|also)\s+)?nothing\s+"
