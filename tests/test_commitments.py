@@ -216,6 +216,7 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     ("My supervisor Rafael has approved a goodwill credit of £30.", "granted"),
     # a cost we take on, named
     ("Return shipping is on us.", "granted"),
+    ("I've opened a dispute for the €284.50 charge.", "granted"),  # no look-up
     ("Since you paid upfront, the padlock is on us.", "granted"),
 ])
 def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None:
@@ -229,6 +230,11 @@ def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None
     "The mistake is on us.",
     "Priya can't wait to see the new kitchen.",  # no act of ours refused
     "It can't hurt to check the router lights first.",
+    # looking a record up, and owning up to a slip, grant nothing
+    "I've got Mrs Kowalczyk's record open.",
+    "Thanks, I've pulled up your booking.",
+    "I quoted last quarter's storage price.",
+    "I miscounted the nights.",
 ])
 def test_not_commitments_either(text: str, nlp) -> None:
     assert found(text, nlp) == []

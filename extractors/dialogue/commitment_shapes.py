@@ -149,6 +149,14 @@ LEAD_IN = rx(r"(?:\b(?:offer|propose|suggest)(?:\s+(?:you|to\s+you))?|\bthe\s+fo
              # "What I can offer instead is this:", "... are as follows"
              r"\b(?:is|are)\s+(?:this|these|as\s+follows))\W*$",
              regex.IGNORECASE, linear=True)
+#: The agent looking a record up, which grants nothing: "I've got the booking", "I've got
+#: Mrs Kowalczyk's record open", "I've pulled up your account".
+LOOKUP = rx(r"^(?:(?:ok(?:ay)?|right|great|thanks)\W+)?(?:I|we)(?:['’]ve|\s+have)?\s+(?:now\s+)?"
+            r"(?:got|pulled\s+up|brought\s+up|opened|found|located|looked\s+up)\s+"
+            r"(?:the|your|(?:Mr|Mrs|Ms|Dr)\.?\s+)?(?:[\w'’-]+['’]s\s+)?(?:[\w-]+\s+){0,2}?"
+            r"(?:booking|order|account|record|claim|file|ticket|case|details|reservation|"
+            r"policy|profile|history|notes|it)(?:\s+(?:open|up|here|in\s+front\s+of\s+me))?"
+            r"(?:\s*[,;:—–-].*)?\W*$", regex.IGNORECASE, linear=True)
 #: A sentence owning up to an error: its past acts are the error, not something granted.
 CONFESSION = rx(r"\b(?:sorry\s+about\s+that|my\s+(?:bad|mistake|error)|by\s+mistake|"
              r"(?:error|mistake)\s+on\s+my\s+part|"

@@ -13,6 +13,7 @@ read hear say tell ask mention explain apologize apologise help assist try want 
 love appreciate thank seem feel wonder recommend suggest afraid sorry let show go verify
 review investigate confirm do get_it pull reach mean realize realise agree work reproduce
 test run debug trace identify locate inspect diagnose analyse analyze search spot discover
+quote misquote miscount misread misreport mistype misspell transpose confuse listen
 """.split())
 #: Verbs that concede something of value to the other party.
 CONCESSION = frozenset("""

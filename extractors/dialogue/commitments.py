@@ -59,6 +59,7 @@ from extractors.dialogue.commitment_shapes import (
     FRONTED_TEMPORAL,
     IMPOSSIBLE,
     LEAD_IN,
+    LOOKUP,
     MEASURE,
     ON_US,
     THIRD_PARTY,
@@ -366,6 +367,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
             continue
         if turn.calls_tools and subtype == CommitmentSubtype.GRANTED:
             continue  # "I'm releasing the hold" + the call: narration of the call itself
+        if subtype == CommitmentSubtype.GRANTED and LOOKUP.match(ctext):
+            continue  # "I've got the booking open": a look-up, nothing granted
         if subtype == CommitmentSubtype.GRANTED and FRONTED_TEMPORAL.match(ctext):
             continue  # "Before I set it up, ...", "Once I've processed it, ...": not done
         if subtype == CommitmentSubtype.OFFERED and LEAD_IN.search(ctext):
