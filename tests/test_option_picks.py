@@ -112,3 +112,24 @@ def test_a_sentence_that_is_only_an_options_name_picks_it_anywhere_in_the_reply(
     assert find(got, "Friday 14 June")[1] == "superseded"
     unpicked = reply("Ugh. Another two weeks of this. Fine, I'll think. Thursday is bad.")
     assert find(unpicked, "Thursday 13 June") == ("offered", "active")
+
+
+AFTERNOONS = [
+    {"role": "user", "content": "The line keeps dropping, can someone come out?"},
+    {"role": "assistant", "content": "These are the afternoon slots I can offer:\n\n"
+                                     "- Tue 14.05., 13:00–17:00\n"
+                                     "- Wed 15.05., 12:00–16:00\n"
+                                     "- Fri 17.05., 14:00–18:00\n"},
+]
+
+
+def test_slots_are_options_and_a_weekday_picks_its_abbreviation() -> None:
+    got = commitments(AFTERNOONS + [{"role": "user", "content": "tuesday is fine. 14th"}])
+    assert find(got, "Tue 14.05.") == ("agreed", "active")
+    assert find(got, "Wed 15.05.") == find(got, "Fri 17.05.") == ("offered", "superseded")
+
+
+def test_a_bare_yes_to_a_list_of_alternatives_agrees_to_none_of_them() -> None:
+    got = commitments(AFTERNOONS + [{"role": "user", "content": "ok that's fine"}])
+    assert {got[k] for k in got if "15.05." in k or "14.05." in k or "17.05." in k} == {
+        ("offered", "active")}

@@ -225,6 +225,11 @@ class CommitmentLifecycle:
                            evidence_end=b, note="accepted",
                            attrs={"accepted_turn": turn.number, "accepted_text": quote}),
                     *others_superseded(turn, listed or offers, [offer], (a, b))]
+        if len(listed) >= 2:
+            # "fine" to a list of alternatives names none of them: a later pick, or the
+            # tool result that books one, decides (accepting them all would agree to
+            # alternatives at once)
+            return []
         if last != turn.previous_by_role.get("assistant", last):
             # the agent spoke again since ("Would you like me to hold it?"): a bare "yes"
             # answers that, not the older offer; only a pick above can still name it

@@ -30,6 +30,8 @@ LIST_ITEM = rx(r"^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-hA-H][.)]|[-•*–])[ \t]+(?:\*
 #: What introduces options rather than steps or facts ("two options", "you can either",
 #: "I can offer").
 OPTIONS_LEAD = rx(r"\b(?:options?|choices?|alternatives?|either|ways?\s+(?:forward|to)|"
+                  # bookable alternatives: "these are the earliest slots I've got"
+                  r"slots?|time\s+slots?|windows?|openings?|availability|available|"
                   r"(?:I|we)\s+(?:can|could)|offer|possibilit(?:y|ies)|you\s+(?:can|could)|"
                   r"pick|choose|prefer|possible|what\s+(?:I|we)\s+can\s+do|(?:two|three|four|a\s+few|several|couple\s+of)\s+"
                   r"(?:ways|routes|approaches|paths|fixes))\b", regex.IGNORECASE, linear=True)

@@ -113,7 +113,11 @@ _IRREGULAR = {"saw": "see", "seen": "see", "found": "find", "sent": "send", "gav
               "held": "hold", "took": "take", "taken": "take", "brought": "bring",
               "put": "put", "set": "set", "left": "leave", "was": "be", "were": "be",
               "been": "be", "had": "have", "won": "will", "ca": "can", "am": "be",
-              "is": "be", "are": "be", "'m": "be", "'re": "be", "'s": "be", "'ve": "have"}
+              "is": "be", "are": "be", "'m": "be", "'re": "be", "'s": "be", "'ve": "have",
+              # a weekday and its abbreviations are one word ("Tue 14.05." for "tuesday")
+              "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
+              "weds": "wednesday", "thu": "thursday", "thur": "thursday",
+              "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday"}
 #: Irregular past participles ("seen", "sent"), for reading perfect and passive forms.
 PARTICIPLE_IRREGULAR = frozenset({"seen", "found", "sent", "given", "made", "paid", "told",
                                   "said", "got", "gotten", "done", "kept", "held", "taken",
