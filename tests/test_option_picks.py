@@ -133,3 +133,43 @@ def test_a_bare_yes_to_a_list_of_alternatives_agrees_to_none_of_them() -> None:
     got = commitments(AFTERNOONS + [{"role": "user", "content": "ok that's fine"}])
     assert {got[k] for k in got if "15.05." in k or "14.05." in k or "17.05." in k} == {
         ("offered", "active")}
+
+
+def test_each_side_of_you_can_either_is_an_option_and_a_pick_takes_one() -> None:
+    got = commitments([
+        {"role": "user", "content": "My petition was approved, what happens to the tuition?"},
+        {"role": "assistant", "content": "It's credited back within 10 business days. From "
+                                         "there you can either have it paid out to you or "
+                                         "leave it on the account as credit toward next term."},
+        {"role": "user", "content": "Paid out please."},
+    ])
+    assert find(got, "have it paid out to you") == ("agreed", "active")
+    assert find(got, "leave it on the account") == ("offered", "superseded")
+    asked = commitments([{"role": "assistant", "content": "Do you want to go ahead, or "
+                                                          "could you either wait or call?"}])
+    assert not any(k.startswith(("wait", "call")) for k in asked)  # a question offers none
+
+
+def test_bold_lettered_options_make_a_list() -> None:
+    got = commitments([
+        {"role": "user", "content": "The parser rejects Z timestamps."},
+        {"role": "assistant", "content": "Two ways to fix the parser:\n\n"
+                                         "**A. Widen the regex** so it accepts `Z` too.\n"
+                                         "**B. Replace the regex** with `fromisoformat`.\n"},
+        {"role": "user", "content": "B."},
+    ])
+    assert find(got, "Widen the regex") == ("offered", "superseded")
+    assert find(got, "Replace the regex") == ("agreed", "active")
+
+
+def test_a_counted_lead_with_a_colon_makes_a_list() -> None:
+    got = commitments([
+        {"role": "user", "content": "Can I get rid of the excess on the rental?"},
+        {"role": "assistant", "content": "There are two levels:\n\n"
+                                         "1) Premium Cover, excess 0 €, 14,90 €/day\n"
+                                         "2) Premium Cover Plus, with tyres and glass, "
+                                         "19,40 €/day\n"},
+        {"role": "user", "content": "The first is enough."},
+    ])
+    assert find(got, "Premium Cover, excess") == ("agreed", "active")
+    assert find(got, "Premium Cover Plus") == ("offered", "superseded")

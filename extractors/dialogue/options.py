@@ -24,7 +24,7 @@ from extractors.text.sentences import sentences
 from extractors.values.amounts import money_value
 
 #: An item of a list of options: a numbered, lettered or bulleted line.
-LIST_ITEM = rx(r"^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-hA-H][.)]|[-•*–])[ \t]+(?:\*\*)?"
+LIST_ITEM = rx(r"^[ \t]*(?:(?:\*\*)?(?:\(?\d{1,2}[.)]|\(?[a-hA-H][.)])|[-•*–])[ \t]+(?:\*\*)?"
                r"(?:(?:option|choice)\s*\w{0,3}\s*[:.)–-]\s*(?:\*\*)?)?(?P<item>\S[^\n]*)$",
                regex.MULTILINE | regex.IGNORECASE, linear=True)
 #: What introduces options rather than steps or facts ("two options", "you can either",
@@ -32,6 +32,12 @@ LIST_ITEM = rx(r"^[ \t]*(?:\(?\d{1,2}[.)]|\(?[a-hA-H][.)]|[-•*–])[ \t]+(?:\*
 OPTIONS_LEAD = rx(r"\b(?:options?|choices?|alternatives?|either|ways?\s+(?:forward|to)|"
                   # bookable alternatives: "these are the earliest slots I've got"
                   r"slots?|time\s+slots?|windows?|openings?|availability|available|"
+                  # "There are two levels:", "three fares:" -- not problems, steps or causes
+                  r"(?:two|three|four|five|a\s+few|several|couple\s+of)\s+(?!(?:\w+\s+)?"
+                  r"(?:problems?|issues?|errors?|failures?|bugs?|steps?|reasons?|questions?|"
+                  r"things?|items?|causes?|notes?|points?|changes?|files?|tests?|fixes|commits?|"
+                  r"updates?|results?|lines?|parts?|findings?|messages?)\b)"
+                  r"(?:[\w-]+\s+)?[\w-]+(?=\s*:)|"
                   r"(?:I|we)\s+(?:can|could)|offer|possibilit(?:y|ies)|you\s+(?:can|could)|"
                   r"pick|choose|prefer|possible|what\s+(?:I|we)\s+can\s+do|(?:two|three|four|a\s+few|several|couple\s+of)\s+"
                   r"(?:ways|routes|approaches|paths|fixes))\b", regex.IGNORECASE, linear=True)
@@ -81,16 +87,37 @@ def first_clause(text: str) -> tuple[int, int]:
     return a, b
 
 
+#: Two alternatives in one sentence: "you can either mail us new photos, or you can bring
+#: them in person", "From there you can either have it paid out or leave it as credit".
+EITHER_OR = rx(r"\b(?:you|we|I)\s+(?:can|could)\s+either\s+(?P<a>[^.;?!\n]{3,300}?),?\s+or\s+"
+               r"(?:(?:you|we|I)\s+(?:can|could)\s+)?(?P<b>[^.;?!\n]{3,300})(?P<end>[.;!\n]|$)",
+               regex.IGNORECASE)
+
+
 def option_items(turn: TurnView, extractor: str) -> list[Candidate]:
     """Each option of a list the agent offers ("Two options: 1. a refund of €40 2. a
     replacement"): one ``offered`` candidate per item (its first sentence, without a final
-    full stop), when the text before the list says it holds options."""
+    full stop), when the text before the list says it holds options; and each side of
+    "you can either X or Y" in a sentence that asks nothing."""
     text = turn.text
     if turn.role != "assistant" or turn.calls_tools:
         return []
     out: list[Candidate] = []
     for items in _lists(text):
         out.extend(_items(text, items, extractor, turn.role, len(out)))
+    for m in EITHER_OR.finditer(text):
+        if any(c.start <= m.start("a") < c.end for c in out):
+            continue
+        for n, side in enumerate(("a", "b"), len(out) + 1):
+            a, b = m.span(side)
+            while b > a and text[b - 1] in " ,":
+                b -= 1
+            out.append(Candidate.of(
+                text, a, b, kind=Kind.COMMITMENT, subtype=CommitmentSubtype.OFFERED,
+                score=0.75, extractor=extractor, why="rule 'either_or'",
+                label=_item_label(text[a:b]), value=money_value(text[a:b]),
+                attrs={"actor": turn.role, "polarity": "positive", "rule": "either_or",
+                       "option": n}))
     return out
 
 
