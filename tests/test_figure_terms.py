@@ -73,7 +73,12 @@ def test_figure_values_read_thousands_and_decimals_as_people_type_them(words, va
     ("the remaining balance will be €44.70, not €63.10", "promised", "will be €44.70"),
     ("the right price is £82 per person, not £78", "offered", "is £82 per person"),
     ("the refund would be €930, not €900", "offered", "would be €930"),
+    # the figure of what was just said, other nouns, decimals after a comma
+    ("Sorry, it's £19.00, not £9.50", "granted", "£19.00"),
+    ("The corrected invoice is $421.08, not $412.80", "granted", "is $421.08"),
+    ("your April total is € 52,30, not € 47,50", "granted", "is € 52,30"),
     ("The total is 3 items, not 2", None, None),
+    ("it was €15, not €12", None, None),
     ("the fee on 28 February was €15, not €12", None, None),
 ])
 def test_a_figure_put_in_place_of_another_says_what_it_is(text, subtype, standing) -> None:

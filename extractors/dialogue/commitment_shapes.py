@@ -96,9 +96,13 @@ VALUE_NOT = rx(r"(?:[€$£]\s?\d|\d)[^,;]{0,30},?\s+not\s+(?:the\s+)?(?:[€$£
 #: your refund $112.05, not $120.00", "the right price is £82 per person, not £78". The
 #: noun says what kind of commitment the figure is (:func:`corrected_figure`).
 FIGURE_NOT = rx(r"\b(?P<what>refund|reimbursement|credit|compensation|payout|balance|total|"
-                r"deposit|amount|price|fee|rate|cost|charge|fare)s?\b(?:\s+(?:for|on|of)\s+"
-                r"[^,;]{1,40}?)?\s+(?:(?P<will>will\s+be|['’]ll\s+be)|is|are|comes\s+to|"
-                r"(?P<would>would\s+be))?\s*(?:[€$£]\s?|(?:USD|EUR|GBP|CHF)\s)?\d[^,;]{0,30}?,?\s+"
+                r"deposit|amount|price|fee|rate|cost|charge|fare|invoice|bill|excess|premium|"
+                r"quote|upgrade|instal+ment|payment|discount|surcharge|deductible|"
+                # "it's £19.00, not £9.50": the figure of what was just said
+                r"it|that|this)s?\b(?:\s+(?:for|on|of)\s+[^,;]{1,40}?)?(?:['’]s|\s+(?:"
+                r"(?P<will>will\s+be|['’]ll\s+be)|is|are|comes\s+to|(?P<would>would\s+be)))?"
+                # the figure, its decimals after a comma too ("€ 52,30, not € 47,50")
+                r"\s*(?:[€$£]\s?|(?:USD|EUR|GBP|CHF)\s)?\d(?:[^,;]|,\d){0,30}?,?\s+"
                 r"(?P<not>not)\s+(?:the\s+)?(?:[€$£~]\s?|(?:USD|EUR|GBP|CHF)\s)?\d",
                 regex.IGNORECASE, linear=True)
 _MONEY = rx(r"[€$£]|\b(?:USD|EUR|GBP|CHF|kr|SEK|NOK|DKK|PLN|CAD|AUD)\b", linear=True)
@@ -123,7 +127,10 @@ def standing_figure(text: str) -> str | None:
     """The words of the figure that stands in a :data:`FIGURE_NOT` clause: "£153.45" of
     "the refund is £153.45, not £135.45"."""
     m = FIGURE_NOT.search(text)
-    return text[m.end("what"):m.start("not")].strip(" ,") if m else None
+    if m is None:
+        return None
+    return text[m.end("what"):m.start("not")].strip(" ,").removeprefix("'s").removeprefix(
+        "’s").strip()
 
 
 #: A turn that owns up to a wrong figure.
