@@ -206,6 +206,9 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     ("Sorry, there's nothing to refund for that month.", "declined"),
     ("Unfortunately the system won't let me raise it by hand.", "declined"),
     ("I'm sorry, but the late fee has to stay.", "declined"),
+    ("A confirmed MRI appointment isn't something I'm able to book.", "declined"),
+    ("Missed delivery attempts aren't something we pay compensation for.", "declined"),
+    ("Merging is out of my hands.", "declined"),
     # a team, a role or a name of the agent's side that cannot act
     ("Finance can't accept a bank statement instead of the receipt.", "declined"),
     ("The claims team isn't able to reopen it after 90 days.", "declined"),
