@@ -55,6 +55,8 @@ def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
     ("Never got any letter.", []),
     ("I never updated it.", []),
     ("dont have a receipt", []),
+    ("It's no good, the router still drops.", []),  # a complaint, no rule
+    ("I ran the tests with `pytest -q` already.", []),
 ])
 def test_extraction(text: str, expected, nlp) -> None:
     got = analyze_constraints(turn(text), nlp(text))
@@ -107,6 +109,11 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("mornings only", "requirement"),
     ("it doesnt go to a neighbour under any circumstances", "prohibition"),
     ("whatever you do dont delete my stuff", "prohibition"),
+    # a time ruled out; a thing kept as it is; how the work is run, with its code
+    ("Mornings are a no go for me.", "prohibition"),
+    ("just leave that", "prohibition"),
+    ("Always run the suite with TZ=UTC.", "requirement"),
+    ("run the tests with `pytest -q -p no:cacheprovider`", "requirement"),
 ])
 def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]

@@ -101,6 +101,22 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:(?:and|but|also|so|just|oh,?)\s+)?(?!(?:it|this|that|me|you|one|once|twice|"
         r"that['’]s|it['’]s)\b)(?P<rest>[\w'’-]+(?:\s+[\w'’-]+){0,2})\s+only"
         r"(?:\s*,?\s*(?:please|pls|thanks))?\W*$", _I)),
+    # "thursday afternoon is no good", "mornings are a no go": a time or a way ruled out
+    Pattern("no_good", ConstraintSubtype.PROHIBITION, 0.65, rx(
+        r"^(?:(?:and|but|also|so|oh,?)\s+)?(?!(?:it|this|that|which|what|there)\b)"
+        r"(?P<rest>[\w'’/-]+(?:\s+[\w'’/-]+){0,3}?)\s+(?:is|are|['’]s|['’]re)\s+(?:no\s+good|"
+        r"a\s+no[-\s]go|a\s+non[-\s]starter|out\s+for\s+(?:me|us))\b", _I, linear=True)),
+    # "leave it", "just leave that": the user keeps a thing as it is
+    Pattern("leave_it", ConstraintSubtype.PROHIBITION, 0.6, rx(
+        r"^(?:(?:just|pls|please|ok(?:ay)?|no|nah|yeah|and)\W+)*leave\s+(?P<rest>it|that|them|"
+        r"those)(?:\s+(?:be|alone|as\s+is|for\s+now))?(?:\W+(?:please|pls|thanks))?\W*$", _I,
+        linear=True)),
+    # "Always run the suite with TZ=UTC", "run the tests with `pytest -q -p no:cacheprovider`",
+    # "when you run tests use TZ=America/Denver": how the work is to be run, with its code
+    Pattern("setup_with_code", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"^(?:(?:when|whenever|if)\s+you\s+[^,;]{1,40}?,?\s+)?(?:(?:please|pls|plz|and|also|"
+        r"oh\s+and|always|only)\s+)*(?:run|use|set|export|pass|build|test|call)\b"
+        r"(?P<rest>[^.;!?]{0,80}?(?:`[^`\n]{2,80}`|\b[A-Z][A-Z0-9_]{1,40}=\S+))", _I)),
     # "it doesn't go to a neighbour under any circumstances"
     Pattern("under_no_circumstances", ConstraintSubtype.PROHIBITION, 0.7, rx(
         r"(?P<rest>.*\bunder\s+(?:any|no)\s+circumstances\b.*)$", _I)),
