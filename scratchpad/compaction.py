@@ -126,6 +126,10 @@ def _summarize(summarizer: Summarizer, request: SummaryRequest, timeout: float) 
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+#: Why a compaction that would not shrink the context hands the messages back.
+_NOT_SMALLER = ("not smaller: the compacted context would be {after} tokens, the messages "
+                "are {before}")
+
 def compact(
     messages: Sequence[Mapping[str, Any]],
     *,
@@ -195,11 +199,14 @@ def compact(
     log: dict[str, Any] = {"thread": thread, "tokens_before": before, "window": window,
                            "compacted": False, "summarizer": summarizer.name,
                            "summarizer_calls": 0}
-    if before <= trigger * window or not turns:
-        log.update(tokens_after=before,
-                   reason="under the trigger" if turns else "no turns to compact",
+
+    def unchanged(reason: str, **more: Any) -> Compaction:
+        log.update(tokens_after=before, reason=reason, **more,
                    seconds=round(time.perf_counter() - started, 4))
         return Compaction(originals, log, kept=list(range(len(originals))))
+
+    if before <= trigger * window or not turns:
+        return unchanged("under the trigger" if turns else "no turns to compact")
 
     previous = stored_summary(pad, thread)
     covered = previous.turns_covered[1] if previous and previous.turns_covered else 0
@@ -216,6 +223,15 @@ def compact(
              if n > covered and i != last_user]
     budget = block_tokens if block_tokens is not None else int(window * BLOCK_SHARE)
     block = pad.render(thread, max_tokens=budget)
+    head_costs = [_count(m, encoding) for m in systems] + (
+        [turn_costs[last_user]] if pinned_user and last_user is not None else [])
+    # Within the window nothing is shrunk, and a summary only adds: when the block and
+    # the kept turns alone already cost what the messages do, no summarizer call can help.
+    least = tokens.messages_tokens(
+        head_costs + [_count({"role": "system", "content": block}, encoding)]
+        + turn_costs[start:])
+    if before <= least <= window:
+        return unchanged(_NOT_SMALLER.format(after=least, before=before))
     summary = previous
     if fresh:
         log["summarizer_calls"] = 1
@@ -223,9 +239,7 @@ def compact(
             new = _summarize(summarizer, SummaryRequest(turns=fresh, pinned=block,
                                                         previous=previous), timeout)
         except Exception as exc:  # any failure: never an error string as a summary
-            log.update(tokens_after=before, reason=f"summarizer failed: {exc!r}"[:300],
-                       seconds=round(time.perf_counter() - started, 4))
-            return Compaction(originals, log, kept=list(range(len(originals))))
+            return unchanged(f"summarizer failed: {exc!r}"[:300])
         summary = previous.followed_by(new) if previous else new
         if tokens.count(summary.render(), encoding) > cap:
             summary = summary.folded(lambda s: tokens.count(s.render(), encoding) <= cap)
@@ -234,16 +248,12 @@ def compact(
                                summary.turns_covered[1] if summary.turns_covered else covered)
 
     shrunk: list[str] = []
-    head_costs = [_count(m, encoding) for m in systems] + (
-        [turn_costs[last_user]] if pinned_user and last_user is not None else [])
     text, final_block, after, kept = _assemble(pad, thread, block, head_costs, summary,
                                                turns[start:], turn_costs[start:], window,
                                                encoding, shrunk)
     if after >= before:  # a short thread dense with facts: the block would cost more
-        log.update(tokens_after=before, reason=f"not smaller: the compacted context would "
-                   f"be {after} tokens, the messages are {before}", over_window=before > window,
-                   seconds=round(time.perf_counter() - started, 4))
-        return Compaction(originals, log, kept=list(range(len(originals))))
+        return unchanged(_NOT_SMALLER.format(after=after, before=before),
+                         over_window=before > window)
     pins = sum(1 for line in final_block.splitlines() if line and not line.startswith("==="))
     first_kept = len(turns) - len(kept)
     kept_numbers = ([numbers[last_user]] if pinned_user and last_user is not None else []) \

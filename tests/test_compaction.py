@@ -260,3 +260,4 @@ def test_compaction_never_makes_the_context_bigger() -> None:
     assert not out.changed and out.messages == dense
     assert out.log["compacted"] is False and out.log["reason"].startswith("not smaller")
     assert out.log["tokens_after"] == out.log["tokens_before"]
+    assert out.log["summarizer_calls"] == 0  # known before a summary is asked for

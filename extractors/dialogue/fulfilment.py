@@ -128,34 +128,47 @@ class TurnEvidence:
 
     @classmethod
     def of(cls, turn: TurnView) -> TurnEvidence:
-        text = turn.text
+        """The evidence of ``turn``; read once however many scorers ask for it (the
+        learned fulfilment and the offers carried out both read a tool turn)."""
+        return _evidence(turn.role, turn.text, turn.tool_name, turn.tool_arguments)
+
+    @classmethod
+    def read(cls, role: str, text: str, tool_name: str | None,
+             tool_arguments: str | None) -> TurnEvidence:
+        """The evidence of a turn's role, text and (for a tool result) call."""
         reports: tuple[tuple[int, int, frozenset[str]], ...] = ()
-        if turn.role in ("assistant", "user"):
+        if role in ("assistant", "user"):
             reports = tuple((c.start, c.end, frozenset(terms(text[c.start:c.end])))
                             for c in reported_clauses(text)
                             if not AHEAD.search(text[c.start:c.end]))
+        stated = [text[c.start:c.end] for c in clauses(text) if not c.question] \
+            if role in ("assistant", "user") else []
         # what the user says arrived, or says they did (the features read it of users only)
-        said = [text[c.start:c.end] for c in clauses(text) if not c.question] \
-            if turn.role == "user" else []
+        said = stated if role == "user" else []
         received = any(RECEIVED.search(s) for s in said)
         user_done = any(USER_DONE.search(s) for s in said)
         arrived = any(ARRIVED.search(s) for s in said)
-        delivered = turn.role in ("assistant", "user") and any(
-            DELIVERED.search(text[c.start:c.end]) for c in clauses(text) if not c.question)
+        delivered = any(DELIVERED.search(s) for s in stated)
         evidence = text
         tool_ok = failed = False
-        if turn.role == "tool":
+        if role == "tool":
             failed = tool_failed(text)
-            tool_ok = not (failed or tool_pending(text) or reads_only(turn.tool_name))
-            evidence = f"{argument_values(turn.tool_arguments)}\n{argument_values(text)}"
-        return cls(role=turn.role, terms=frozenset(terms(evidence)),
+            tool_ok = not (failed or tool_pending(text) or reads_only(tool_name))
+            evidence = f"{argument_values(tool_arguments)}\n{argument_values(text)}"
+        return cls(role=role, terms=frozenset(terms(evidence)),
                    words=frozenset(word_stems(evidence)), reports=reports,
-                   tool_ok=tool_ok, tool_keys=frozenset(word_stems(turn.tool_name)),
-                   tool_schema=schema_words(turn.tool_name, turn.tool_arguments, text)
-                   if turn.role == "tool" else frozenset(),
-                   raw_arguments=turn.tool_arguments or "", received=received,
+                   tool_ok=tool_ok, tool_keys=frozenset(word_stems(tool_name)),
+                   tool_schema=schema_words(tool_name, tool_arguments, text)
+                   if role == "tool" else frozenset(),
+                   raw_arguments=tool_arguments or "", received=received,
                    user_done=user_done, question=text.rstrip().endswith("?"),
                    delivered=delivered, arrived=arrived, failed=failed)
+
+
+@lru_cache(maxsize=16)
+def _evidence(role: str, text: str, tool_name: str | None,
+              tool_arguments: str | None) -> TurnEvidence:
+    return TurnEvidence.read(role, text, tool_name, tool_arguments)
 
 
 @lru_cache(maxsize=4096)

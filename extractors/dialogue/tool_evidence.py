@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 import regex
@@ -36,39 +37,43 @@ TOOL_PENDING = rx(r"\"status\"\s*:\s*\"(?:pending|queued|awaiting|in[_ ]progress
                   regex.IGNORECASE)
 
 
-def _values(node: Any) -> Iterator[str]:
+def _walk(node: Any, keys: bool = False) -> Iterator[str]:
+    """The string and number values of a JSON value, depth first; with ``keys``, the
+    keys of its objects instead."""
     if isinstance(node, dict):
-        for value in node.values():
-            yield from _values(value)
+        for key, value in node.items():
+            if keys:
+                yield str(key)
+            yield from _walk(value, keys)
     elif isinstance(node, list):
         for value in node:
-            yield from _values(value)
-    elif isinstance(node, str | int | float) and not isinstance(node, bool):
+            yield from _walk(value, keys)
+    elif not keys and isinstance(node, str | int | float) and not isinstance(node, bool):
         yield str(node)
 
 
-def _keys(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield str(key)
-            yield from _keys(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _keys(value)
+_NOT_JSON = object()
+
+
+@lru_cache(maxsize=32)
+def _parsed(payload: str) -> Any:
+    """``payload`` parsed as JSON, or :data:`_NOT_JSON`: a tool turn's arguments and result
+    are read for their values and for their keys, parsed once (read only: shared)."""
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return _NOT_JSON
 
 
 def schema_words(name: str | None, *payloads: str | None) -> frozenset[str]:
     """The stems of what a call's schema names: the tool's name and the keys of its JSON
     arguments and result (``set_spend_cap``, ``{"fine_waived": ...}``, ``{"recall": ...}``).
     Where a value says what was asked for, these say what kind of act it was."""
-    out = word_stems(name)
+    out = set(word_stems(name))
     for payload in payloads:
-        if not payload:
-            continue
-        try:
-            out |= {s for key in _keys(json.loads(payload)) for s in word_stems(key)}
-        except ValueError:
-            continue
+        node = _parsed(payload) if payload else _NOT_JSON
+        if node is not _NOT_JSON:
+            out |= {s for key in _walk(node, keys=True) for s in word_stems(key)}
     return frozenset(out)
 
 
@@ -77,10 +82,8 @@ def argument_values(arguments: str | None) -> str:
     (the raw text when it is not JSON)."""
     if not arguments:
         return ""
-    try:
-        return "\n".join(_values(json.loads(arguments)))
-    except ValueError:
-        return arguments
+    node = _parsed(arguments)
+    return arguments if node is _NOT_JSON else "\n".join(_walk(node))
 
 
 #: Code the agent quoted in backticks: ```toFixed(2)```, ```RWMutex```.
