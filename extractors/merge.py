@@ -3,8 +3,9 @@
 Value candidates (amount, identifier, datetime) that overlap are one fact: the best
 one is kept (highest score, then longest span, then kind priority) and the names of
 every extractor that found it are kept in ``attrs["extractors"]``. Clause-level
-candidates (commitment, constraint, question) may contain values; among themselves,
-overlapping candidates of the same kind keep only the best.
+candidates (commitment, constraint, question, note) may contain values; among
+themselves, overlapping candidates of the same kind keep only the best (a note and a
+commitment count as one kind here).
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ def _merge_group(cands: list[Candidate]) -> list[Candidate]:
     return kept.items
 
 
+#: Clause kinds merged as one: a clause read both as a note (a plan, the opening
+#: request, a claim) and as a commitment is the better-scored reading only.
+CLAUSE_GROUP = {Kind.NOTE: Kind.COMMITMENT}
+
+
 def merge(candidates: Iterable[Candidate]) -> list[Candidate]:
     """Return one candidate per fact, ordered by (start, end, kind)."""
     values: list[Candidate] = []
@@ -46,7 +52,7 @@ def merge(candidates: Iterable[Candidate]) -> list[Candidate]:
         if cand.kind in VALUE_KINDS:
             values.append(cand)
         else:
-            clauses.setdefault(cand.kind, []).append(cand)
+            clauses.setdefault(CLAUSE_GROUP.get(cand.kind, cand.kind), []).append(cand)
     out = _merge_group(values)
     for kind in sorted(clauses, key=lambda k: k.value):
         out.extend(_merge_group(clauses[kind]))

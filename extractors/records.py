@@ -19,7 +19,8 @@ Role = Literal["user", "assistant", "tool"]
 
 
 class Kind(StrEnum):
-    """The six kinds of pinned facts."""
+    """The kinds of pinned facts: the design brief's six, and ``note``, what the
+    conversation established that binds no one (an extension of the record contract)."""
 
     AMOUNT = "amount"
     IDENTIFIER = "identifier"
@@ -27,6 +28,7 @@ class Kind(StrEnum):
     COMMITMENT = "commitment"
     CONSTRAINT = "constraint"
     QUESTION = "question"
+    NOTE = "note"
 
 
 VALUE_KINDS = frozenset({Kind.AMOUNT, Kind.IDENTIFIER, Kind.DATETIME})
@@ -54,20 +56,26 @@ class DatetimeSubtype(StrEnum):
 
 
 class CommitmentSubtype(StrEnum):
-    """A commitment's state (see the label guide), and the session facts kept as
-    commitments."""
+    """A commitment's state (see the label guide)."""
 
     OFFERED = "offered"
     AGREED = "agreed"
     GRANTED = "granted"
     PROMISED = "promised"
     DECLINED = "declined"
-    CLAIMED = "claimed"  # a user's claim about what the agent said
     REVOKED = "revoked"
+
+
+class NoteSubtype(StrEnum):
+    """What a note holds: facts of the session that bind no one, so they are no
+    commitments in the label guide's sense, but a reader after a compaction needs them
+    (the task, what failed, the cause) or must not mistake them (a user's claim)."""
+
     REQUESTED = "requested"  # the opening request of a session
     TRIED = "tried"  # an attempt that failed
     FOUND = "found"  # a stated cause
     PLANNED = "planned"  # an announced plan (kept, not rendered)
+    CLAIMED = "claimed"  # a user's claim about what the agent said
 
 
 class ConstraintSubtype(StrEnum):
@@ -93,8 +101,16 @@ class QuestionSubtype(StrEnum):
 SUBTYPES: dict[str, frozenset[str]] = {
     Kind.AMOUNT: frozenset(AmountSubtype), Kind.DATETIME: frozenset(DatetimeSubtype),
     Kind.COMMITMENT: frozenset(CommitmentSubtype), Kind.CONSTRAINT: frozenset(ConstraintSubtype),
-    Kind.QUESTION: frozenset(QuestionSubtype),
+    Kind.QUESTION: frozenset(QuestionSubtype), Kind.NOTE: frozenset(NoteSubtype),
 }
+
+
+def kind_after(kind: str, subtype: str) -> str:
+    """The kind of a record of ``kind`` re-read as ``subtype``: a commitment re-read as a
+    session fact (a plan that failed is ``tried``) becomes a note."""
+    if kind == Kind.COMMITMENT and subtype in SUBTYPES[Kind.NOTE]:
+        return Kind.NOTE.value
+    return kind
 
 
 

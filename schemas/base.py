@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import json
+import warnings
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Literal
@@ -147,6 +148,19 @@ def _check_subtypes(kinds: tuple[str, ...], subtypes: tuple[str, ...]) -> None:
                              f"valid: {', '.join(sorted(valid))}")
 
 
+def _noted(kinds: tuple[str, ...], subtypes: tuple[str, ...]) -> tuple[str, ...]:
+    """Session facts and claims were commitments before they were notes: a schema that
+    still pins ``"commitment"`` with only note subtypes ("requested", "tried", "found",
+    "planned", "claimed") reads the notes, with a warning to say so."""
+    notes = SUBTYPES[Kind.NOTE]
+    if Kind.COMMITMENT.value in kinds and subtypes and all(s in notes for s in subtypes):
+        warnings.warn(f"pin('commitment', subtype={subtypes[0]!r}): that subtype is a note "
+                      f"now; pin('note', ...) instead", DeprecationWarning, stacklevel=3)
+        return tuple(dict.fromkeys(Kind.NOTE.value if k == Kind.COMMITMENT.value else k
+                                   for k in kinds))
+    return kinds
+
+
 def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None,
         label: str | Iterable[str] | None = None, not_label: str | Iterable[str] | None = None,
         role: str | Iterable[str] | None = None,
@@ -167,8 +181,9 @@ def pin(kind: str | Iterable[str], *, subtype: str | Iterable[str] | None = None
             _compiled(regex_text)
         except regex.error as exc:
             raise ValueError(f"pin {name} {regex_text!r} is not a valid regex: {exc}") from None
-    _check_subtypes(_tuple(kind), _tuple(subtype))
-    binding = Binding(kinds=_tuple(kind), subtypes=_tuple(subtype), labels=_tuple(label),
+    kinds = _noted(_tuple(kind), _tuple(subtype))
+    _check_subtypes(kinds, _tuple(subtype))
+    binding = Binding(kinds=kinds, subtypes=_tuple(subtype), labels=_tuple(label),
                       not_labels=_tuple(not_label), roles=_tuple(role),
                       statuses=_tuple(status) or HOLDING, pattern=pattern, prefer=prefer,
                       pick=pick, required=required, missing=missing)

@@ -20,7 +20,7 @@ class CodingSession(DomainState):
 
     schema_name = "coding"
 
-    task: Pinned | None = pin("commitment", subtype="requested", role="user", pick="first",
+    task: Pinned | None = pin("note", subtype="requested", role="user", pick="first",
                               required=True, missing="not stated",
                               description="what the user asked the agent to do")
     ticket: Pinned | None = pin("identifier", pattern=TICKET_ID,
@@ -33,9 +33,9 @@ class CodingSession(DomainState):
                                       description="files the agent edited or created")
     test_command: Pinned | None = pin("identifier", subtype="command", pattern=TEST_RUNNER,
                                       description="the command that runs the tests")
-    failed_approaches: list[Pinned] = pin("commitment", subtype="tried", pick="all",
+    failed_approaches: list[Pinned] = pin("note", subtype="tried", pick="all",
                                           description="approaches tried that did not work")
-    root_cause: Pinned | None = pin("commitment", subtype="found", label="root cause", pick="first",
+    root_cause: Pinned | None = pin("note", subtype="found", label="root cause", pick="first",
                                     description="the stated cause of the bug")
     reviewer: Pinned | None = pin("identifier", label="reviewer",
                                   description="who is to review the change")

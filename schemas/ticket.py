@@ -44,7 +44,7 @@ class SupportTicket(DomainState):
     sla_deadline: Pinned | None = pin(
         "datetime", subtype="deadline", role=("assistant", "tool"), prefer=SERVICE_TARGET,
         description="when the support side must respond or resolve by")
-    steps_tried: list[Pinned] = pin("commitment", subtype="tried", pick="all",
+    steps_tried: list[Pinned] = pin("note", subtype="tried", pick="all",
                                     description="troubleshooting steps already tried")
     promised_follow_up: Pinned | None = pin(
         "commitment", subtype="promised", role="assistant", pattern=FOLLOW_UP,

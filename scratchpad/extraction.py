@@ -19,7 +19,7 @@ from typing import Any, Literal
 from extractors.base import Candidate, Change, Extractor, Needs, Resolver, Reviewer, TurnView
 from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.merge import merge
-from extractors.records import VALUE_KINDS
+from extractors.records import VALUE_KINDS, kind_after
 from extractors.text import nlp as nlp_module
 from scratchpad.messages import Message
 from scratchpad.records import LIVE_STATUSES, Event, Kind, Record, Status, record_id
@@ -332,9 +332,11 @@ def apply_change(
         return None, None  # type: ignore[return-value]
     start, end = change.evidence_start, change.evidence_end
     evidence = view.text[start:end] if start is not None and end is not None else None
+    kind = kind_after(record.kind, change.new) if change.field == "subtype" else record.kind
     after = record.model_copy(
         update={
             change.field: change.new,
+            "kind": kind,  # a commitment re-read as a session fact is a note
             # a change of attrs only (a question asked back about) moves no status
             "status_turn": view.number if old != change.new else record.status_turn,
             "attrs": {**record.attrs, **change.attrs},

@@ -22,6 +22,7 @@ from extractors.records import (
     DatetimeSubtype,
     Kind,
     Money,
+    NoteSubtype,
     QuestionSubtype,
     Record,
     Role,
@@ -31,7 +32,7 @@ from extractors.records import (
 
 __all__ = ["LIVE_STATUSES", "OPEN_STATUSES", "VALUE_KINDS", "AmountSubtype", "CommitmentSubtype",
            "ConstraintSubtype", "DatetimeSubtype", "Event", "Kind", "MissingField", "Money",
-           "OpenItem", "QuestionSubtype", "Record", "Role", "Status", "record_id"]
+           "NoteSubtype", "OpenItem", "QuestionSubtype", "Record", "Role", "Status", "record_id"]
 
 
 class OpenItem(Record):

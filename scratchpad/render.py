@@ -32,7 +32,7 @@ import regex
 from extractors.text import lexicon
 from extractors.text.guard import rx
 from scratchpad import tokens
-from scratchpad.records import CommitmentSubtype, Event, Kind, Record, Status
+from scratchpad.records import CommitmentSubtype, Event, Kind, NoteSubtype, Record, Status
 from scratchpad.routine import not_carried
 from scratchpad.salience import PROTECTED, SHOW_FROM, ValueGroup, case_reference, value_key
 
@@ -44,7 +44,8 @@ FOOTER = "=== End of carried forward ==="
 EMPTY = "(nothing pinned yet)"
 
 VALUE_PREFIX = {"amount": "AMOUNT", "identifier": "ID", "datetime": "WHEN"}
-#: Commitment subtypes and statuses that are carried forward, with their line prefix.
+#: Commitment and note subtypes that are carried forward, with their line prefix (a
+#: ``planned`` note has none: it is kept for the failed-approach resolver).
 COMMITMENT_PREFIX: dict[str, str] = {
     CommitmentSubtype.AGREED: "AGREED",
     CommitmentSubtype.GRANTED: "GRANTED",
@@ -52,10 +53,10 @@ COMMITMENT_PREFIX: dict[str, str] = {
     CommitmentSubtype.OFFERED: "OFFERED",
     CommitmentSubtype.DECLINED: "DECLINED",
     CommitmentSubtype.REVOKED: "REVOKED",
-    CommitmentSubtype.CLAIMED: "USER CLAIM",
-    CommitmentSubtype.REQUESTED: "TASK",
-    CommitmentSubtype.TRIED: "TRIED",
-    CommitmentSubtype.FOUND: "FOUND",
+    NoteSubtype.CLAIMED: "USER CLAIM",
+    NoteSubtype.REQUESTED: "TASK",
+    NoteSubtype.TRIED: "TRIED",
+    NoteSubtype.FOUND: "FOUND",
 }
 #: Schema field lines (see :func:`schema_lines`) outlast every other line under a cap.
 SCHEMA_SALIENCE = 4.0
@@ -127,7 +128,7 @@ def build_lines(records: Sequence[Record], events: Sequence[Event],
         found = None
         if (r.turn, r.text) in in_schema:
             clause_spans.append((r.turn, r.start, r.end))
-        elif r.kind == Kind.COMMITMENT.value:
+        elif r.kind in (Kind.COMMITMENT.value, Kind.NOTE.value):
             found = _commitment_line(r, last_event)
         elif r.kind == Kind.CONSTRAINT.value:
             found = _constraint_line(r)
@@ -233,8 +234,8 @@ def _covered_datetimes(groups: dict[str, list[Record]]) -> list[str]:
 
 def _commitment_line(r: Record,
                      last_event: dict[tuple[str, str], Event]) -> _Clause | None:
-    """The line prefix and the provenance of a commitment's line, or None when a
-    commitment in its state is not carried."""
+    """The line prefix and the provenance of a commitment's or a note's line, or None
+    when one in its state is not carried."""
     if r.status == Status.REVOKED.value:
         prefix = COMMITMENT_PREFIX[CommitmentSubtype.REVOKED]
     elif r.status not in (Status.ACTIVE.value, Status.FULFILLED.value):
@@ -248,9 +249,9 @@ def _commitment_line(r: Record,
     if (r.subtype == CommitmentSubtype.AGREED and accepted is not None
             and r.status != Status.REVOKED.value):
         parts.append(f"accepted turn {accepted.turn}{_evidence(accepted)}")
-    failed = last_event.get((r.id, CommitmentSubtype.TRIED))
+    failed = last_event.get((r.id, NoteSubtype.TRIED))
     # a plan a later turn reported failing
-    if r.subtype == CommitmentSubtype.TRIED and failed is not None:
+    if r.subtype == NoteSubtype.TRIED and failed is not None:
         parts.append(f"failed turn {failed.turn}{_evidence(failed)}")
     if r.status == Status.FULFILLED.value:
         parts.append(f"fulfilled turn {r.status_turn}")
@@ -261,7 +262,7 @@ def _commitment_line(r: Record,
             return prefix, quote(revoked.evidence_text or ""), \
                 f"{revoked.by_role}, turn {revoked.turn}"
         parts.append(f"revoked turn {r.status_turn}{_evidence(revoked)}")
-    if r.subtype == CommitmentSubtype.CLAIMED:
+    if r.subtype == NoteSubtype.CLAIMED:
         parts.append("not confirmed by the agent")
     return prefix, quote(r.text), "; ".join(parts)
 
@@ -297,7 +298,8 @@ def schema_lines(state: DomainState) -> list[Line]:
     name = type(state).schema_key().upper()
     out = []
     for field, value in state.filled_fields():
-        about = [value.subtype] if value.kind == Kind.COMMITMENT.value else []
+        about = [value.subtype] if value.kind in (Kind.COMMITMENT.value,
+                                                  Kind.NOTE.value) else []
         if value.kind == Kind.QUESTION.value:
             about = [value.status]
         others = [value.turn, *(t for t in value.turns if t != value.turn)]

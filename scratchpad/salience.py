@@ -58,6 +58,7 @@ from scratchpad.records import (
     CommitmentSubtype,
     DatetimeSubtype,
     Kind,
+    NoteSubtype,
     Record,
     Status,
 )
@@ -92,10 +93,12 @@ CLAUSE_SALIENCE: dict[str, dict[str, float]] = {
     Kind.CONSTRAINT: {Status.ACTIVE: PROTECTED + 0.5, Status.SATISFIED: 2.0},
     Kind.COMMITMENT: {
         CommitmentSubtype.AGREED: PROTECTED + 0.5, CommitmentSubtype.GRANTED: PROTECTED,
-        CommitmentSubtype.PROMISED: PROTECTED, CommitmentSubtype.REQUESTED: 2.5,
-        CommitmentSubtype.OFFERED: 2.0, CommitmentSubtype.FOUND: 2.0,
-        CommitmentSubtype.TRIED: 1.5, CommitmentSubtype.DECLINED: 1.5,
-        CommitmentSubtype.CLAIMED: 1.5, CommitmentSubtype.REVOKED: 1.0,
+        CommitmentSubtype.PROMISED: PROTECTED, CommitmentSubtype.OFFERED: 2.0,
+        CommitmentSubtype.DECLINED: 1.5, CommitmentSubtype.REVOKED: 1.0,
+    },
+    Kind.NOTE: {
+        NoteSubtype.REQUESTED: 2.5, NoteSubtype.FOUND: 2.0, NoteSubtype.TRIED: 1.5,
+        NoteSubtype.CLAIMED: 1.5,
     },
 }
 #: Statuses after which a clause no longer needs carrying (answered, superseded, ...).
@@ -230,9 +233,9 @@ def is_value(record: Record) -> bool:
 def clause_salience(record: Record) -> float:
     """The score of a commitment, constraint or question, by what it is now."""
     by_kind = CLAUSE_SALIENCE.get(record.kind, {})
-    if record.kind == Kind.COMMITMENT.value:
+    if record.kind in (Kind.COMMITMENT.value, Kind.NOTE.value):
         if record.status == Status.REVOKED.value:
-            return by_kind[CommitmentSubtype.REVOKED]
+            return CLAUSE_SALIENCE[Kind.COMMITMENT][CommitmentSubtype.REVOKED]
         if record.status == Status.SUPERSEDED.value:
             return _SETTLED
         score = by_kind.get(record.subtype, 1.0)

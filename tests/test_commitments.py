@@ -11,8 +11,8 @@ from extractors.dialogue.commitment_lifecycle import CommitmentLifecycle
 from extractors.dialogue.commitments import CommitmentRules, analyze
 from extractors.text.nlp import load
 from scratchpad import Scratchpad
-from scratchpad.records import Kind, Record, Status
-from tests.test_commitments_labelled import EVENT_ATTRS, OUT_OF_SCOPE
+from scratchpad.records import VALUE_KINDS, Kind, Record, Status
+from tests.test_commitments_labelled import EVENT_ATTRS
 
 
 @pytest.fixture(scope="session")
@@ -524,8 +524,8 @@ CASES: list[tuple[list[tuple[str, str]], list[tuple[int, str, str, str]]]] = [
       ("user", "OK, that works."),
       ("assistant", "Sorry, the correct amount is $12.50."),
       ("user", "Fine.")],
+     # the user's "you already agreed to waive ..." is a claim: a note, no commitment
      [(2, "promised", "active", "I'll reverse the duplicate charge today"),
-      (3, "claimed", "active", "you already agreed to waive the late fee last month"),
       (4, "agreed", "superseded", "The credit would be $15")]),
     ([("user", "Fix the flaky test in tests/test_api.py. Don't touch the migrations directory."),
       ("assistant", "I've reproduced the failure and I'll open a PR against main once the fix "
@@ -574,8 +574,7 @@ def score(kind: str) -> tuple[int, int, int, int]:
     for i, (messages, gold) in enumerate(CASES):
         recs = [r for r in run_case(messages) if r.kind == kind
                 # an undo or a report of a kept commitment is an event, not a commitment
-                and not any(a in r.attrs for a in EVENT_ATTRS)
-                and r.subtype not in OUT_OF_SCOPE]  # session facts: outside these labels
+                and not any(a in r.attrs for a in EVENT_ATTRS)]
         if kind == "constraint":
             gold = [g[1:] for g in CONSTRAINT_GOLD if g[0] == i]
         predicted += len(recs)
@@ -596,9 +595,18 @@ def test_labelled_cases_precision_recall(kind: str) -> None:
     print(f"{kind}: precision {precision:.2f} recall {recall:.2f} lifecycle-exact "
           f"{exact}/{gold}")
     # scored on the product's own records (tests/test_commitments_labelled.py holds the
-    # larger blind-labelled sets): commitments 1.00 / 1.00 / 11 of 11, constraints all 3
+    # larger blind-labelled sets): commitments 1.00 / 1.00 / 10 of 10, constraints all 3
     assert precision >= 0.9 and recall == 1.0
     assert exact == gold
+
+
+def test_a_claim_is_a_note_not_a_commitment() -> None:
+    """The label guide: a user's claim about what the agent said is never an agent
+    commitment. It is kept (the block shows it as USER CLAIM) as a note."""
+    messages = next(m for m, _ in CASES if "already agreed to waive" in m[2][1])
+    claims = [r for r in run_case(messages) if r.turn == 3 and r.kind not in VALUE_KINDS]
+    assert [(r.kind, r.subtype, r.text) for r in claims] == [
+        ("note", "claimed", "you already agreed to waive the late fee last month")]
 
 
 # -- the acceptance case ----------------------------------------------------------------

@@ -10,8 +10,10 @@ conversation; the later batches went to train and dev only).
 
 Scoring is that of ``tests/test_commitments_labelled.py`` (same-turn overlap; end subtype
 and status of each found item). A user's claim about what the agent said is not a
-commitment in the label guide; records of subtype ``claimed`` are scored like any other
-commitment record, so a claim mistaken for a commitment costs precision.
+commitment in the label guide: it is a ``note`` (subtype ``claimed``), like the session
+facts, and so is not scored here; a claim mistaken for a commitment costs precision. The
+report also gives precision over every ``commitment`` record, the reports that retire
+on arrival included.
 
 Run ``python -m tests.test_commitments_blind [train|dev|test]`` to print the figures and
 every miss of a split.

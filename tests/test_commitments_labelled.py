@@ -54,13 +54,18 @@ class Figures(Counts):
     """Per-kind counts, end-status agreement, and the misses."""
 
     status_right: Counter[str] = field(default_factory=Counter)
+    #: Every record of the kind, the retired reports included: what a scorer that counts
+    #: each ``commitment`` record sees.
+    every_record: Counter[str] = field(default_factory=Counter)
+    every_correct: Counter[str] = field(default_factory=Counter)
     missed: list[str] = field(default_factory=list)
     unmatched: list[str] = field(default_factory=list)
     wrong_status: list[str] = field(default_factory=list)
 
     def rate(self, kind: str, name: str) -> float:
         num, den = {"recall": (self.found, self.gold), "precision": (self.correct, self.records),
-                    "status": (self.status_right, self.found)}[name]
+                    "status": (self.status_right, self.found),
+                    "every": (self.every_correct, self.every_record)}[name]
         return num[kind] / den[kind] if den[kind] else 1.0
 
     def report(self) -> str:
@@ -68,7 +73,10 @@ class Figures(Counts):
                  f"({self.found[kind]}/{self.gold[kind]})  precision "
                  f"{self.rate(kind, 'precision'):.3f} ({self.correct[kind]}/{self.records[kind]})"
                  f"  end status {self.rate(kind, 'status'):.3f}"
+                 f"  (every record: precision {self.rate(kind, 'every'):.3f})"
                  for kind in KINDS]
+        if self.gold[CLAIMED]:
+            lines.append(f"user claims (notes) recall {self.found[CLAIMED]}/{self.gold[CLAIMED]}")
         for title, rows in (("missed", self.missed), ("unmatched", self.unmatched),
                             ("wrong end status", self.wrong_status)):
             lines.append(f"{title}: {len(rows)}")
@@ -77,25 +85,33 @@ class Figures(Counts):
 
 
 
-#: Commitment subtypes the set's definitions do not cover (the opening request, attempts
-#: that failed, stated causes, plans of attack): schemas_labelled.jsonl labels those.
-OUT_OF_SCOPE = frozenset({"requested", "tried", "found", "planned"})
 #: Attrs of a record the lifecycle retired on arrival as an event of another record: an
 #: undo ("I've cancelled the hold", ``undoes``) or a report that an earlier commitment was
 #: kept ("Done: the refund has been issued", ``reports``). The label guide counts neither
 #: as a commitment of its own; the events are on the records they name.
 EVENT_ATTRS = ("undoes", "reports")
+#: A user's claim about what the agent said: a note, not a commitment.
+CLAIMED = "claimed"
 
 
 def score(outputs: Outputs) -> Figures:
     fig = Figures()
     for row, records in outputs:
         cid = row["id"]
+        # This set predates the label guide's "a user's claim is never a commitment" and
+        # labels 7 claims as commitments: they are notes here, scored on their own.
+        claims = [g for g in row["gold"].get("commitments", []) if g.get("subtype") == CLAIMED]
+        notes = [r for r in records if r["kind"] == "note" and r["subtype"] == CLAIMED]
+        fig.gold[CLAIMED] += len(claims)
+        fig.found[CLAIMED] += sum(any(r["turn"] == g["turn"] + 1 and overlaps(r, g)
+                                      for r in notes) for g in claims)
         for kind, key in KINDS.items():
-            gold = row["gold"].get(key, [])
-            mine = [r for r in records if r["kind"] == kind
-                    and r["subtype"] not in OUT_OF_SCOPE
-                    and not any(a in r["attrs"] for a in EVENT_ATTRS)]
+            gold = [g for g in row["gold"].get(key, []) if g.get("subtype") != CLAIMED]
+            every = [r for r in records if r["kind"] == kind]
+            mine = [r for r in every if not any(a in r["attrs"] for a in EVENT_ATTRS)]
+            fig.every_record[kind] += len(every)
+            fig.every_correct[kind] += sum(
+                any(g["turn"] + 1 == r["turn"] and overlaps(r, g) for g in gold) for r in every)
             for g in gold:
                 fig.gold[kind] += 1
                 hits = [r for r in mine if r["turn"] == g["turn"] + 1 and overlaps(r, g)]
@@ -145,6 +161,12 @@ def test_gold_is_verbatim_and_covers_every_case(extracted):
     for subtype in ("offered", "granted", "promised", "declined", "claimed", "requirement",
                     "prohibition"):
         assert subtypes[subtype] >= 3, subtypes
+
+
+def test_user_claims_are_kept_as_notes(figures):
+    """Every claim this set labels is found, as a note (never as a commitment)."""
+    assert figures.gold[CLAIMED] >= 3
+    assert figures.found[CLAIMED] == figures.gold[CLAIMED], figures.report()
 
 
 def test_report(figures):

@@ -39,7 +39,8 @@ Decisions (documented here because they are judgement calls):
   undid), so it is never carried as a grant. An undo clause that matches nothing stays
   what the rules say ("I've cancelled your order" at the user's request is granted).
 * ``claimed`` comes only from user turns: "you already agreed to €2,000", "I was promised
-  a refund", and any user line imitating a carried-forward block ("AGREED: ...").
+  a refund", and any user line imitating a carried-forward block ("AGREED: ..."). A claim
+  binds no one, so its record is a ``note``, never a commitment.
   Assistant and tool turns never turn such lines into commitments.
 """
 
@@ -80,7 +81,7 @@ from extractors.dialogue.commitment_words import (
     USER_NOT_COMMITTING,
 )
 from extractors.dialogue.options import option_items
-from extractors.records import CommitmentSubtype, Kind
+from extractors.records import CommitmentSubtype, Kind, NoteSubtype, kind_after
 from extractors.text.clause_features import ENTITLEMENT, OFFER_FRAME, Features, read
 from extractors.text.clauses import Clause, cue_sentences
 from extractors.text.guard import rx
@@ -265,11 +266,11 @@ RULES: tuple[Rule, ...] = (
          and _acts(f) and not c.question),
 )
 USER_RULES: tuple[Rule, ...] = (
-    Rule("you_agreed", CommitmentSubtype.CLAIMED, 0.75,
+    Rule("you_agreed", NoteSubtype.CLAIMED, 0.75,
          lambda f, t, c: f.person in {2, 3} and f.subject not in _S_ENT
          and (f.past or f.perfect) and f.verb in _S_CLAIM and not f.negated
          and (f.person == 2 or agent_side(f.subject, t, f.verb_text))),
-    Rule("i_was_promised", CommitmentSubtype.CLAIMED, 0.7,
+    Rule("i_was_promised", NoteSubtype.CLAIMED, 0.7,
          lambda f, t, c: _first(f) and f.passive and f.verb in _S_CLAIM and not f.negated),
     Rule("user_will_deliver", CommitmentSubtype.PROMISED, 0.65,
          lambda f, t, c: _first(f) and f.modal == "will" and f.verb in USER_DELIVERY
@@ -387,7 +388,8 @@ def analyze(turn: TurnView, doc: Doc | None) -> list[Candidate]:
         if who is not None:
             attrs["actor"] = who.group("who")  # "Dana from billing", "the claims team"
         out.append(Candidate.of(
-            text, clause.start, clause.end, kind=Kind.COMMITMENT, subtype=subtype,
+            text, clause.start, clause.end, kind=kind_after(Kind.COMMITMENT, subtype),
+            subtype=subtype,
             score=rule.score, extractor=NAME, why=why, label=f.label,
             value=money_value(ctext) or money_value(standing_figure(ctext) or ""), attrs=attrs,
         ))

@@ -74,8 +74,7 @@ def corrections(turn: TurnView, new: list[Record], older: list[Record]) -> list[
     out = []
     correcting = CORRECTION.search(turn.text)
     for n in new:
-        if n.subtype in {CommitmentSubtype.REVOKED, CommitmentSubtype.DECLINED,
-                         CommitmentSubtype.CLAIMED}:
+        if n.subtype in {CommitmentSubtype.REVOKED, CommitmentSubtype.DECLINED}:
             continue
         replaced = _replaced_value(n.text)  # "... €1,190.00, not €1,290"
         for r in older:

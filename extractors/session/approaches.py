@@ -8,8 +8,10 @@ promised, offered or agreed commitment with a verb of change ("raise", "switch",
 "add", ...), made within :data:`WINDOW` turns -- that shares a number, a code or two
 uncommon words with the failing sentence and the one after it (one word, for the latest
 plan) is re-read as ``tried``, with the failing sentence as evidence and
-``attrs["outcome"] = "failed"``. A promise to send, call or refund is never a plan of
-this kind, so support promises that are late are not "failed approaches".
+``attrs["outcome"] = "failed"``: a plan that failed is a fact of the session, so a
+commitment re-read so becomes a ``note`` (:func:`extractors.records.kind_after`). A
+promise to send, call or refund is never a plan of this kind, so support promises that
+are late are not "failed approaches".
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Change, TurnView
-from extractors.records import CommitmentSubtype, Kind, Record
+from extractors.records import CommitmentSubtype, Kind, NoteSubtype, Record
 from extractors.text.clauses import statements
 from extractors.text.guard import rx
 from extractors.text.lexicon import terms, ties
@@ -31,7 +33,7 @@ NAME = "approaches.failed.v1"
 #: How many turns back a plan may be and still be what a failure reports on.
 WINDOW = 12
 PLAN_SUBTYPES = frozenset({CommitmentSubtype.PROMISED, CommitmentSubtype.OFFERED,
-                           CommitmentSubtype.AGREED, CommitmentSubtype.PLANNED})
+                           CommitmentSubtype.AGREED, NoteSubtype.PLANNED})
 CHANGE_VERB = rx(
     r"\b(?:raise|lower|bump|increase|decrease|reduce|widen|narrow|add|remove|drop|switch|"
     r"swap|use|reuse|replace|rewrite|refactor|move|make|change|set|unset|pin|unpin|revert|"
@@ -57,7 +59,7 @@ class FailedApproaches:
     """Re-read the assistant's plans as failed attempts when a later turn says they failed."""
 
     name: ClassVar[str] = NAME
-    kinds: ClassVar[frozenset[Kind]] = frozenset({Kind.COMMITMENT})
+    kinds: ClassVar[frozenset[Kind]] = frozenset({Kind.COMMITMENT, Kind.NOTE})
 
     def resolve(self, turn: TurnView, doc: Doc | None, new: list[Record],
                 live: list[Record]) -> list[Change]:
@@ -65,7 +67,7 @@ class FailedApproaches:
             return []
         plans = [r for r in live if r.role == "assistant" and r.subtype in PLAN_SUBTYPES
                  and turn.number - WINDOW <= r.turn < turn.number
-                 and (r.subtype == CommitmentSubtype.PLANNED or CHANGE_VERB.search(r.text))]
+                 and (r.subtype == NoteSubtype.PLANNED or CHANGE_VERB.search(r.text))]
         if not plans:
             return []
         text = turn.text
@@ -88,7 +90,7 @@ class FailedApproaches:
                     continue
                 done.add(plan.id)
                 changes.append(Change(record_id=plan.id, field="subtype",
-                                      new=CommitmentSubtype.TRIED,
+                                      new=NoteSubtype.TRIED,
                                       evidence_start=start, evidence_end=end,
                                       note=f"failed, turn {turn.number}",
                                       attrs={"outcome": "failed"}))

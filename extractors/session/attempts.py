@@ -13,7 +13,7 @@ then repeats. A sentence says an attempt when
   made no difference").
 
 The pinned span is the clause of the attempt (up to ", but" and the like). Kind
-``commitment``, subtype ``tried``; ``attrs["outcome"]`` is ``failed`` when the sentence
+``note``, subtype ``tried``; ``attrs["outcome"]`` is ``failed`` when the sentence
 says so. Tool output is data, never an attempt.
 """
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import CommitmentSubtype, Kind
+from extractors.records import Kind, NoteSubtype
 from extractors.text.clauses import statements, trim
 from extractors.text.guard import rx
 
@@ -137,7 +137,7 @@ class Attempts:
             if named is not None:
                 out.append(Candidate.of(
                     text, start + named.start("what"), start + named.end("what"),
-                    kind=Kind.COMMITMENT, subtype=CommitmentSubtype.TRIED, score=SCORE,
+                    kind=Kind.NOTE, subtype=NoteSubtype.TRIED, score=SCORE,
                     extractor=NAME, why="an approach named and said to fail", label=None,
                     attrs={"outcome": "failed"}))
                 continue
@@ -147,7 +147,7 @@ class Attempts:
             a, b = _clause(text, start + found[0], end)
             for x, y in _parts(text, a, b):
                 out.append(Candidate.of(
-                    text, x, y, kind=Kind.COMMITMENT, subtype=CommitmentSubtype.TRIED,
+                    text, x, y, kind=Kind.NOTE, subtype=NoteSubtype.TRIED,
                     score=SCORE, extractor=NAME, why=found[1], label=None,
                     attrs={"outcome": "failed"} if failed_near else {}))
         return out
@@ -170,7 +170,7 @@ def _attempts(sentence: str, role: str, failed_near: bool) -> list[tuple[int, st
     """(start, why) of every reading of ``sentence`` as an attempt; the earliest wins."""
     out = []
     if m := TRIED.search(sentence):
-        out.append((m.start(), CommitmentSubtype.TRIED))
+        out.append((m.start(), NoteSubtype.TRIED))
     if (m := ALREADY.search(sentence)) and m.group("verb").lower() not in _NOT_ATTEMPT:
         out.append((m.start(), "already or also done"))
     if (m := _our_action(sentence)) and (failed_near or _troubleshooting(m.group("verb"),

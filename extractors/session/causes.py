@@ -7,7 +7,7 @@ turns into "some issue with sessions". A sentence states a cause when it names o
 "root cause", "the culprit", "the (real|actual|underlying) problem/issue/cause is",
 "is/was caused by", "it turns out", "the reason is", "the bug is/was". Questions and
 hedged guesses ("might be caused by", "could the cause be") are not findings. Kind
-``commitment``, subtype ``found``, label ``root cause``; the span is the finding: the
+``note``, subtype ``found``, label ``root cause``; the span is the finding: the
 sentence without the words that announce it ("The root cause is that") and without the
 explanation after a colon, semicolon or dash.
 """
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import CommitmentSubtype, Kind
+from extractors.records import Kind, NoteSubtype
 from extractors.text.clauses import statements
 from extractors.text.guard import rx
 
@@ -85,8 +85,8 @@ class Causes:
             if len(sentence) < 15:
                 continue
             start, end = _finding(text, start, end)
-            out.append(Candidate.of(text, start, end, kind=Kind.COMMITMENT,
-                                    subtype=CommitmentSubtype.FOUND,
+            out.append(Candidate.of(text, start, end, kind=Kind.NOTE,
+                                    subtype=NoteSubtype.FOUND,
                                     score=SCORE, extractor=NAME, why="a stated cause",
                                     label="root cause"))
         return out

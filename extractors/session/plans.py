@@ -5,7 +5,7 @@ low-touch route: relax the constraint to `~> 2.9`".
 A plan is not a promise to the user and is not carried in the block on its own (the
 subtype ``planned`` has no block line). It is kept so that a later report of failure
 can turn it into a failed approach (:mod:`extractors.session.approaches`), which is what an
-agent must not retry after a compaction. Kind ``commitment``, subtype ``planned``; the
+agent must not retry after a compaction. Kind ``note``, subtype ``planned``; the
 span is what the plan does, from after its cue to the end of its clause.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import CommitmentSubtype, Kind
+from extractors.records import Kind, NoteSubtype
 from extractors.text.clauses import statements, trim
 from extractors.text.guard import rx
 
@@ -62,7 +62,7 @@ class Plans:
             a, b = trim(text, m.end(), stop.start() if stop else end)
             if b - a < 6:
                 continue
-            out.append(Candidate.of(text, a, b, kind=Kind.COMMITMENT,
-                                    subtype=CommitmentSubtype.PLANNED,
+            out.append(Candidate.of(text, a, b, kind=Kind.NOTE,
+                                    subtype=NoteSubtype.PLANNED,
                                     score=SCORE, extractor=NAME, why="a plan of attack"))
         return out

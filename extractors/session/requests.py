@@ -10,7 +10,7 @@ text is read, and in it the first sentence that asks for work:
 * or a sentence that opens with a work verb in the imperative ("Fix ...", "Add ...",
   "Refactor ...", "Investigate ...").
 
-Kind ``commitment``, subtype ``requested``, role user; the span is the sentence.
+Kind ``note``, subtype ``requested``, role user; the span is the sentence.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Candidate, TurnView
-from extractors.records import CommitmentSubtype, Kind
+from extractors.records import Kind, NoteSubtype
 from extractors.text.clauses import statements
 from extractors.text.guard import rx
 
@@ -64,7 +64,7 @@ class Requests:
             if ASK.search(sentence) or IMPERATIVE.match(sentence):
                 if len(sentence) < 8:
                     continue
-                return [Candidate.of(text, start, end, kind=Kind.COMMITMENT,
-                                     subtype=CommitmentSubtype.REQUESTED, score=SCORE,
+                return [Candidate.of(text, start, end, kind=Kind.NOTE,
+                                     subtype=NoteSubtype.REQUESTED, score=SCORE,
                                      extractor=NAME, why="the opening request", label=None)]
         return []

@@ -71,7 +71,7 @@ def ingest(file: str, thread: str, rebuild: bool, schemas: tuple[str, ...], db_p
 @click.option("--thread", required=True, help="Thread id.")
 @click.option("--kind", multiple=True,
               type=click.Choice(["amount", "identifier", "datetime", "commitment",
-                                 "constraint", "question"]),
+                                 "constraint", "question", "note"]),
               help="Only this kind (repeatable).")
 @click.option("--status", multiple=True, help="Only this status (repeatable), e.g. active, open.")
 @click.option("--json", "as_json", is_flag=True, help="One record JSON object per line.")

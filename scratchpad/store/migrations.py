@@ -13,7 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from scratchpad.records import Record
+from extractors.records import SUBTYPES
+from scratchpad.records import Kind, Record
 from scratchpad.salience import ValueGroup, is_value, mentioned, value_key
 from scratchpad.store.locking import write_transaction
 from scratchpad.store.state_tables import state_table_names
@@ -183,6 +184,16 @@ def m010_confirmed_values(db: Database) -> None:
     """A value the assistant read back and the user confirmed counts as the user's
     (:mod:`scratchpad.readback`): ``value_groups.confirmed``."""
     db.table("value_groups").add_column("confirmed", int, not_null_default=0)
+
+
+@migration
+def m011_notes(db: Database) -> None:
+    """Session facts and user claims bind no one, so they are kind ``note`` now, not
+    ``commitment`` (the ``commitments`` view and ``--kind commitment`` leave them out).
+    Their ids keep the ``commitment:`` prefix they were written with: ids are opaque."""
+    notes = sorted(SUBTYPES[Kind.NOTE])
+    db.execute(f"update records set kind = 'note' where kind = 'commitment' and subtype in "
+               f"({', '.join('?' for _ in notes)})", notes)
 
 
 def migrate(conn: sqlite3.Connection, where: str = ":memory:") -> list[str]:
