@@ -114,6 +114,14 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("just leave that", "prohibition"),
     ("Always run the suite with TZ=UTC.", "requirement"),
     ("run the tests with `pytest -q -p no:cacheprovider`", "requirement"),
+    # an instruction with a verb of manner: where, how or with what the work is done
+    ("keep the fake store in a _test.go file", "requirement"),
+    ("split it per channel pls", "requirement"),
+    ("make the TODO 14 days", "requirement"),
+    ("Use dan@achterberg.nl", "requirement"),
+    ("ok, put it in the description", "requirement"),
+    ("just hardcode 5/min", "requirement"),
+    ("stick to the ORM", "requirement"),
 ])
 def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]
@@ -134,6 +142,12 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "what does she actually have to do",
     "The parcel stays in the depot until Monday.",  # where a thing is, no rule
     "Everything stays the same.",
+    # a verb of manner that makes something new, assigns a person or names no thing
+    "Make a branch feat/deploy-dry-run for it.",
+    "put @rsingh on it instead",
+    "put Dmitri Volkov on the review, he owns checkout",
+    "just make it work",
+    "use it",
 ])
 def test_not_constraints_either(text: str, nlp) -> None:
     assert analyze_constraints(turn(text), nlp(text)) == []

@@ -37,9 +37,14 @@ SLACK = 120
 #: blind batch pins "mention in the description that 0047 needs to run before the deploy"
 #: as a user requirement (the label guide's reading; this set's field guide leaves such
 #: one-off instructions out): dev list precision 0.804 -> 0.788.
+#: The constraint shape "manner_verb" (an instruction with a verb of manner: "keep the
+#: fake store in a _test.go file", "stick to the ORM", "use branch deps/faraday-2") follows
+#: the label guide too; this set's field guide leaves two of them out of the coding
+#: constraints: held-out list precision 0.872 -> 0.829, dev 0.820 -> 0.808 (recall up by
+#: one item), while the blind commitments set's dev constraint recall went 0.794 -> 0.826.
 FLOORS: dict[str, dict[str, float]] = {
     "dev": {"slots": 0.80, "recall": 0.73, "precision": 0.78},
-    "heldout": {"slots": 0.69, "recall": 0.70, "precision": 0.86},
+    "heldout": {"slots": 0.69, "recall": 0.70, "precision": 0.82},
 }
 
 

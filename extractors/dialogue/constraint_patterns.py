@@ -196,4 +196,15 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(
         r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
         r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
+    # "keep the fake store in a _test.go file", "split it per channel pls", "make the TODO
+    # 14 days", "Use dan@achterberg.nl", "put it in the description": an instruction
+    # with a verb of manner -- where, how or with what the work is done -- not a verb of
+    # the task itself ("fix", "add", "check"); not "make sure" (a rule of its own), nor
+    # "make it work" or "use it" (no thing said), nor making something new ("make a
+    # branch") or putting a person on the work ("put @rsingh on it": who, not how)
+    Pattern("manner_verb", ConstraintSubtype.REQUIREMENT, 0.6, rx(
+        r"^(?:just\s+)?(?:keep|use|put|split|make|pin|name|hardcode|tag|encrypt|stick\s+to)\b"
+        r"(?!\s+(?:sure|a\s+note|it\s+work|that\s+work|them\s+work|an?)\b)(?!\s+@)"
+        r"(?!\s+(?:[\w@.-]+\s+){1,3}on\s+(?:it|this|that|(?:the\s+)?review)\b)"
+        r"(?P<rest>\s+(?!(?:it|this|that|them)\s*[.!]?$)\S.{2,})$", _I)),
 )
