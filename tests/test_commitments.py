@@ -98,6 +98,24 @@ def test_background_clauses_and_lead_ins_commit_to_nothing(text: str, nlp) -> No
     assert found(text, nlp) == []
 
 
+@pytest.mark.parametrize("text, done", [
+    ("PR #412 is up.", True),
+    ("Refund RF-SH-9012 for €13.99 is issued.", True),
+    ("The £612.40 collection scheduled for 2 May has been cancelled.", True),
+    # a standing arrangement, a subordinate clause, a feeling, a range: no act done
+    ("Interviews are held online via Teams.", False),
+    ("The hold is applied automatically to every open dispute.", False),
+    ("Payroll may only pay overtime once it has been approved.", False),
+    ("Whether she actually changes it is up to her.", False),
+    ("Really glad the leak is fixed!", False),
+    ("The default jitter is up to 25% of each delay.", False),
+    ("Staging is done in 23 minutes.", False),
+    ("No request is sent.", False),
+])
+def test_a_done_state_reports_an_act_done(text: str, done: bool, nlp) -> None:
+    assert ("granted" in [subtype for subtype, _ in found(text, nlp)]) is done
+
+
 def test_owning_up_to_an_error_is_no_grant(nlp) -> None:
     text = "I must correct an error on my part: I quoted the payment without the premium."
     assert all(subtype != "granted" for subtype, _ in found(text, nlp))

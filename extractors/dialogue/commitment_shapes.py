@@ -74,13 +74,25 @@ IMPOSSIBLE = rx(
     regex.IGNORECASE, linear=True)
 #: Something done, announced without "I": "PR #412 is up", "the correction is done",
 #: "Committed as 3e1a9f4 on fix/x".
+#: Words no subject of a done state holds: subordinators, modals and feelings.
+_NOT_DONE_SUBJECT = (r"(?:whether|until|once|when|while|if|unless|because|since|that|(?-i:may)|"
+                     r"might|can|could|would|should|will|must|glad|happy|hope|hopefully|sure|"
+                     r"sorry)\b")
 DONE_STATE = rx(
     r"^(?:(?:and|so|ok(?:ay)?|great|good\s+news|done|all\s+set)\s*[,:—–-]?\s+)?(?:"
-    r"(?:the\s+|your\s+)?[\w#.€$£-]+(?:\s+[\w#.€$£-]+){0,6}?\s+(?:is|are|has\s+been|have\s+been)\s+"
-    r"(?:now\s+)?(?:done|up|live|merged|in\s+place|sorted|fixed|applied|approved|issued|"
+    # the subject: a few words, none of them a subordinator, a modal or a feeling -- "until
+    # v2.3 is fixed", "Payroll may only pay once it has been approved", "Really glad the
+    # leak is fixed" state no act done -- and not "no request" (nothing was done)
+    r"(?!no\s)(?:the\s+|your\s+)?(?:(?!" + _NOT_DONE_SUBJECT + r")[\w#.€$£-]+\s+){1,7}?"
+    r"(?:is|are|has\s+been|have\s+been)\s+"
+    r"(?:now\s+)?(?:done(?!\s+in\s+\d)|up(?!\s+to\b)|live|merged|in\s+place|sorted|fixed|"
+    r"applied|approved|issued|"
     r"processed|reset|restored|unlocked|reactivated|held|booked|reserved|"
     r"confirmed|arranged|activated|cancell?ed|sent|set\s+up|switched|changed|extended|"
     r"moved|credited|refunded|waived)\b"
+    # a standing arrangement, not an act: "Interviews are held online", "the hold is
+    # applied automatically", "Staging is done in 23 minutes", "is up to you"
+    r"(?!\s+(?:online|automatically|usually|normally|typically|generally|always|by\s+default)\b)"
     r"|(?:committed|pushed|merged|deployed|published|reverted|tagged|released)\s+(?:as|to|on|in)\b"
     # "Sent to t.wrobel@outlook.ie.", "Emailed to accounts@...": a bare participle report
     r"|(?:sent|emailed|forwarded|posted|mailed)\s+(?:it\s+|them\s+)?to\b"
