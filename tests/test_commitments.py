@@ -116,6 +116,19 @@ def test_a_done_state_reports_an_act_done(text: str, done: bool, nlp) -> None:
     assert ("granted" in [subtype for subtype, _ in found(text, nlp)]) is done
 
 
+@pytest.mark.parametrize("text, subtypes", [
+    ("The fare itself is non-refundable on Light.", ["declined"]),
+    ("If it's past the 14 days, there's no way to reverse it.", ["declined"]),
+    # a noun's adjective, a condition, what the user will have to do: no refusal, no promise
+    ("Please attach proof of the non-refundable costs.", []),
+    ("If tonight's booking is non-refundable, send me the confirmation.", []),
+    ("Anyone else you'll have to add by hand.", []),
+    ("You'll get a text the evening before.", ["promised"]),
+])
+def test_refusals_and_receipts_by_shape(text: str, subtypes: list[str], nlp) -> None:
+    assert [subtype for subtype, _ in found(text, nlp)] == subtypes
+
+
 def test_owning_up_to_an_error_is_no_grant(nlp) -> None:
     text = "I must correct an error on my part: I quoted the payment without the premium."
     assert all(subtype != "granted" for subtype, _ in found(text, nlp))

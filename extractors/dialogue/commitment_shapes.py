@@ -69,15 +69,19 @@ IMPOSSIBLE = rx(
     # "Merging is out of my hands", "that's not up to me", "I'd rather not contact her"
     r"out\s+of\s+my\s+hands|(?:is|['’]s)\s+not\s+up\s+to\s+me|I['’]d\s+rather\s+not\s+\w|"
     r"not\s+possible|impossible|there(?:\s+(?:is|are)|['’]s)\s+no\s+(?:such|way)|"
-    r"there(?:\s+is|['’]s)\s+nothing\s+(?:to|we\s+can|I\s+can)|non-refundable|"
+    r"there(?:\s+is|['’]s)\s+nothing\s+(?:to|we\s+can|I\s+can)|"
+    # said of the thing ("the fare is non-refundable on Light"), not a noun's adjective
+    # ("proof of the non-refundable costs")
+    r"non-refundable(?!\s+(?!(?:on|in|inside|within|under|after|before|once|and|or|but|so|if|"
+    r"unless|for|as|at|by|from|per|because|since|though|which|anyway|either)\b)\p{Ll})|"
     r"(?:is|are)(?:n['’]t|\s+not)\s+(?:refundable|transferable|eligible))\b",
     regex.IGNORECASE, linear=True)
-#: Something done, announced without "I": "PR #412 is up", "the correction is done",
-#: "Committed as 3e1a9f4 on fix/x".
 #: Words no subject of a done state holds: subordinators, modals and feelings.
 _NOT_DONE_SUBJECT = (r"(?:whether|until|once|when|while|if|unless|because|since|that|(?-i:may)|"
                      r"might|can|could|would|should|will|must|glad|happy|hope|hopefully|sure|"
                      r"sorry)\b")
+#: Something done, announced without "I": "PR #412 is up", "the correction is done",
+#: "Committed as 3e1a9f4 on fix/x".
 DONE_STATE = rx(
     r"^(?:(?:and|so|ok(?:ay)?|great|good\s+news|done|all\s+set)\s*[,:—–-]?\s+)?(?:"
     # the subject: a few words, none of them a subordinator, a modal or a feeling -- "until

@@ -117,6 +117,9 @@ CARRIED_LINE = rx(
     r"OPEN|DEFERRED|CONSTRAINT|ACTIVE)[ \t]*:[^\n]*)$",
     regex.MULTILINE,
 )
+#: What the user will have to do, or have time for: an obligation, nothing received.
+YOU_MUST = rx(r"\b(?:will|['’]ll)\s+(?:(?:have|need)\s+to|"
+              r"have\s+(?:plenty\s+of\s+|enough\s+)?time)\b", regex.IGNORECASE, linear=True)
 #: A clause that states a condition ("If the manager approves", "unless it's damaged").
 IF_CLAUSE = rx(r"^(?:if|unless|provided(?:\s+that)?|assuming|as\s+long\s+as|in\s+case)\b\s*"
                r"(?P<cond>.+)$", regex.IGNORECASE, linear=True)
@@ -168,6 +171,16 @@ def _acts(f: Features) -> bool:
 
 def _first(f: Features) -> bool:
     return f.person == 1
+
+
+def _impossible(text: str) -> bool:
+    """An impossibility said in the clause, not inside its leading condition: "If tonight's
+    booking is non-refundable, send me the confirmation" asks for a document."""
+    m = IMPOSSIBLE.search(text)
+    if m is None:
+        return False
+    cond = IF_CLAUSE.match(text)
+    return cond is None or "," in text[:m.start()]
 
 
 def _cleft(text: str) -> str | None:
@@ -226,9 +239,11 @@ RULES: tuple[Rule, ...] = (
          and not f.negated and not c.question),
     Rule("first_person_will", CommitmentSubtype.PROMISED, 0.8,
          lambda f, t, c: _first(f) and f.modal == "will" and _acts(f) and not c.question),
+    # "You'll get a text the evening before" -- not what the user will have to do ("anyone
+    # else you'll have to add by hand") nor will have time for
     Rule("you_will_receive", CommitmentSubtype.PROMISED, 0.55,
          lambda f, t, c: f.person == 2 and f.modal == "will" and f.verb in _S_RECEIPT
-         and not f.negated and not c.question),
+         and not f.negated and not c.question and not YOU_MUST.search(t)),
     Rule("entitlement_would_be", CommitmentSubtype.OFFERED, 0.75,
          lambda f, t, c: f.person == 3 and f.subject in _S_ENT and f.modal == "would"
          and not f.negated and not c.question),
@@ -237,7 +252,7 @@ RULES: tuple[Rule, ...] = (
          and not c.question and (f.modal == "will" or (not f.modal and not f.past
          and not f.perfect and f.passive and bool(CONDITION_CUE.search(t))))),
     Rule("impossible", CommitmentSubtype.DECLINED, 0.6,
-         lambda f, t, c: not c.question and bool(IMPOSSIBLE.search(t))),
+         lambda f, t, c: not c.question and _impossible(t)),
     # "Finance can't accept that", "the claims team isn't able to reopen it"
     Rule("third_party_cannot", CommitmentSubtype.DECLINED, 0.6,
          lambda f, t, c: not c.question and bool(THIRD_PARTY_CANNOT.match(t))),
@@ -255,7 +270,8 @@ RULES: tuple[Rule, ...] = (
     Rule("expected_with_time", CommitmentSubtype.PROMISED, 0.55,
          lambda f, t, c: f.person in {2, 3} and f.modal in {"will", "should"}
          and not f.negated and not c.question and not f.past
-         and bool(EXPECTED_TIME.search(t)) and not MEASURE.search(t)),
+         and bool(EXPECTED_TIME.search(t)) and not MEASURE.search(t)
+         and not YOU_MUST.search(t)),
     Rule("on_us", CommitmentSubtype.GRANTED, 0.6,
          lambda f, t, c: not c.question and bool(ON_US.search(t))),
     Rule("done_state", CommitmentSubtype.GRANTED, 0.55,
