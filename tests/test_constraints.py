@@ -142,6 +142,13 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "what does she actually have to do",
     "The parcel stays in the depot until Monday.",  # where a thing is, no rule
     "Everything stays the same.",
+    # an answer, a question without its "?", a cover note, a rule taken back
+    "no thats fine",
+    "no keep the refund",
+    "do I need to pay them anything",
+    "what do i need to do for thursday",
+    "Please find attached the consultant's letter",
+    "Oh and scrap what I said about email only",
     # a verb of manner that makes something new, assigns a person or names no thing
     "Make a branch feat/deploy-dry-run for it.",
     "put @rsingh on it instead",
@@ -237,6 +244,7 @@ def test_standing_prohibition_is_not_satisfied_by_unrelated_work(nlp) -> None:
     ("Never mind the French.", [FRENCH.id]),
     ("Actually, forget about the French, English is fine.", [FRENCH.id]),
     ("Scratch that.", [FRENCH.id]),
+    ("Oh and scrap what I said about French.", [FRENCH.id]),
     ("Never mind, I found the invoice in my email after all, thanks a lot.", []),
     ("Thanks, that's great.", []),
 ])

@@ -55,7 +55,10 @@ PATTERNS: tuple[Pattern, ...] = (
     # "X needs Y": what the setup requires ("the tests need TZ=UTC", "the reminders need
     # to go to me")
     Pattern("thing_needs", ConstraintSubtype.REQUIREMENT, 0.7, rx(
-        r"^(?:(?:and|but|also|oh,?)\s+)?(?P<x>(?!(?:I|you|we|they|he|she|it)\b)(?:the\s+)?"
+        # not a question without its "?": "do I need to pay them anything", "what do i
+        # need to do for thursday"
+        r"^(?:(?:and|but|also|oh,?)\s+)?(?P<x>(?!(?:I|you|we|they|he|she|it|do|does|did|what|"
+        r"how|why|when|where|which|who|can|could|would|should|will|shall)\b)(?:the\s+)?"
         r"[\w./`'=-]+(?:\s+[\w./`'=-]+){0,3})\s+needs?\s+(?!(?:you|me|us)\b)"
         r"(?P<rest>\S.{2,})$", _I)),
     # "Run everything with GOTOOLCHAIN=local from now on": a standing instruction
@@ -164,6 +167,9 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("short_preference", ConstraintSubtype.PREFERENCE, 0.6, rx(
         r"^(?!(?:yes|yeah|ok(?:ay)?|sure|option|number|the\s+(?:first|second|third))\b)"
         r"(?!.*\byou\b)"  # "Before you change anything, though" is about the agent's act
+        # a cover note ("Please find attached the letter") or taking a rule back ("scrap
+        # what I said about email only") states no preference
+        r"(?!(?:\S+\s+){0,3}?(?:find\s+attached|attached\s+is|what\s+I\s+said)\b)"
         r"(?=(?:\S+\s+){0,7}\S+$)"
         r"(?=.*\b(?:e-?mail|phone|call|ring|text|sms|whatsapp|post|letter|card|transfer|"
         r"paypal|cash|floor|morning|afternoon|evening|weekends?|weekdays?|before|after|"

@@ -58,7 +58,8 @@ NEED_VERBS = frozenset(stem(w) for w in "need want require expect".split())
 _STATE_VERBS = frozenset(stem(w) for w in "be have know need".split())
 #: The first person, which the feature-reading rules (i_refuse, i_wont, i_need) want.
 NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need way rush "
-                        "hurry i i'm it that this you we they there one".split())
+                        "hurry i i'm it that this you we they there one thats that's its "
+                        "it's im keep just not need sorry ok okay".split())
 
 
 _VAGUE = frozenset(stem(w) for w in "help information info assistance thing something "
@@ -207,7 +208,8 @@ STANDING = rx(r"\b(?:only|never|again|anywhere|ever|always|until|till|any\s?more
               r"from\s+now\s+on|going\s+forward|e-?mails?|phone|calls?|ring|texts?|sms|"
               r"whatsapp|teams|post|letters?|contact)\b", _I, linear=True)
 WITHDRAW = rx(
-    r"\b(?:never\s*mind|forget\s+(?:about\s+)?|scratch\s+that|ignore\s+what\s+I\s+said|"
+    r"\b(?:never\s*mind|forget\s+(?:about\s+)?|scratch\s+that|"
+    r"(?:ignore|scrap|scratch|disregard|forget)\s+what\s+I\s+said|"
     r"no\s+longer\s+(?:need|matters?)|doesn['’]?t\s+matter\s+any\s?more|"
     r"(?:is|are)\s+(?:fine|ok(?:ay)?)\s+after\s+all|you\s+can\s+(?:touch|use|change|edit)|"
     r"drop\s+the)\b", _I)
