@@ -114,6 +114,9 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("just leave that", "prohibition"),
     ("Always run the suite with TZ=UTC.", "requirement"),
     ("run the tests with `pytest -q -p no:cacheprovider`", "requirement"),
+    # a bare "not X" with its reason after a comma
+    ("And not Tuesday, that's my office day so no one will be home.", "prohibition"),
+    ("not on the doorstep, it's a busy street.", "prohibition"),
     # an instruction with a verb of manner: where, how or with what the work is done
     ("keep the fake store in a _test.go file", "requirement"),
     ("split it per channel pls", "requirement"),
@@ -142,6 +145,7 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "what does she actually have to do",
     "The parcel stays in the depot until Monday.",  # where a thing is, no rule
     "Everything stays the same.",
+    "not really, it is fine",
     # an answer, a question without its "?", a cover note, a rule taken back
     "no thats fine",
     "no keep the refund",
