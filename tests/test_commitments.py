@@ -269,6 +269,9 @@ def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None
     "Thanks, I've pulled up your booking.",
     "I quoted last quarter's storage price.",
     "I miscounted the nights.",
+    "I undercounted, sorry.",
+    "I typed 356 in my message and in the file.",
+    "I can't speak to what was said.",  # what the agent cannot vouch for, no act refused
 ])
 def test_not_commitments_either(text: str, nlp) -> None:
     assert found(text, nlp) == []

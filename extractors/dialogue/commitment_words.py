@@ -14,6 +14,7 @@ love appreciate thank seem feel wonder recommend suggest afraid sorry let show g
 review investigate confirm do get_it pull reach mean realize realise agree work reproduce
 test run debug trace identify locate inspect diagnose analyse analyze search spot discover
 quote misquote miscount misread misreport mistype misspell transpose confuse listen
+undercount overcount underestimate overestimate miscalculate misjudge type speak
 """.split())
 #: Verbs that concede something of value to the other party.
 CONCESSION = frozenset("""
