@@ -129,6 +129,28 @@ def test_refusals_and_receipts_by_shape(text: str, subtypes: list[str], nlp) -> 
     assert [subtype for subtype, _ in found(text, nlp)] == subtypes
 
 
+@pytest.mark.parametrize("role, text, promised", [
+    # an act in the present tense, set for a time
+    ("assistant", "I message you here before 8:00.", True),
+    ("user", "I send photos tomorrow evening.", True),
+    ("user", "I call you Friday.", True),
+    ("user", "I pay 44,99 a month and I'm out for 3 days minimum.", False),  # a rate, a length
+    ("user", "I leave on Friday.", False),  # where the user will be, no act for anyone
+    ("assistant", "We close at 6 today.", False),
+    # money on its way back, said in the present
+    ("assistant", "The CHF 12 reservation fee goes back to you.", True),
+    ("assistant", "£135.45 is coming back to you.", True),
+    # an act of ours the user is spared
+    ("assistant", "You won't be charged the £75 exit fee.", True),
+    ("assistant", "Your 5 April payment won't be taken.", True),
+    ("assistant", "You won't lose your place in line.", True),
+    ("assistant", "It won't work on Windows.", False),
+    ("assistant", "You won't pay interest on it.", False),  # how the product works
+])
+def test_promises_in_other_tenses(role: str, text: str, promised: bool, nlp) -> None:
+    assert ("promised" in [subtype for subtype, _ in found(text, nlp, role)]) is promised
+
+
 def test_owning_up_to_an_error_is_no_grant(nlp) -> None:
     text = "I must correct an error on my part: I quoted the payment without the premium."
     assert all(subtype != "granted" for subtype, _ in found(text, nlp))

@@ -199,6 +199,28 @@ FRONTED_TEMPORAL = rx(r"^(?:(?:and|but|so),?\s+)?(?:before|until|till|once|after
 WILL_DO = rx(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yep|thanks)\W+)?will\s+do\b", regex.IGNORECASE,
              linear=True)
 #: What a user commits to deliver ("I'll send the photo tonight"): verbs of handing over.
+#: When an act in the present tense is set for: "I message you here before 8:00", "I
+#: send photos tomorrow evening", "I call you Friday".
+#: A point in time or a deadline, not a rate or a length ("44,99 a month", "3 days
+#: minimum") nor a means ("by post").
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+SET_FOR = rx(r"\b(?:tomorrow|tonight|today|later\s+today|this\s+(?:morning|afternoon|evening|"
+             r"week)|next\s+(?:week|month|" + _DAY + r")|first\s+thing|(?:on\s+)?" + _DAY + r"|"
+             r"(?:by|before|until)\s+(?:\d|noon|midday|midnight|end\s+of|close|tomorrow|tonight|"
+             + _DAY + r"|the\s+\d)|within\s+(?:\d|an?\s|the\s+(?:hour|day))|in\s+(?:\d+|a\s+few|"
+             r"an?)\s+(?:minutes?|mins?|hours?|days?)|at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\b",
+             regex.IGNORECASE, linear=True)
+#: Money on its way back to the user, said in the present: "the CHF 12 reservation fee
+#: goes back to you", "that €25.20 goes back there", "£135.45 is coming back to you".
+BACK_TO_YOU = rx(r"\b(?:goes|go|comes|come|is\s+coming|['’]s\s+coming|are\s+coming|"
+                 r"is\s+going|gets?\s+paid|is\s+paid)\s+back\s+(?:to\s+(?:you|your)\b|"
+                 r"there\b|in(?:to)?\s+your\b|onto\s+your\b)", regex.IGNORECASE, linear=True)
+#: Acts whose future negation reassures: "you won't be charged the exit fee", "your 5
+#: April payment won't be taken", "you won't lose your place in line".
+SPARED = frozenset(stem(w) for w in """
+charge bill take debit change touch cancel affect collect deduct lose pay suspend
+disconnect close delete remove penalise penalize
+""".split())
 USER_DELIVERY = frozenset(stem(w) for w in """
 send email mail submit upload forward bring return post ship drop provide share sign fill
 pay transfer attach scan call text

@@ -53,6 +53,7 @@ import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitment_shapes import (
+    BACK_TO_YOU,
     CLEFT,
     CONFESSION,
     DONE_STATE,
@@ -63,6 +64,8 @@ from extractors.dialogue.commitment_shapes import (
     LOOKUP,
     MEASURE,
     ON_US,
+    SET_FOR,
+    SPARED,
     THIRD_PARTY,
     THIRD_PARTY_CANNOT,
     USER_DELIVERY,
@@ -146,6 +149,11 @@ _S_CLAIM = frozenset(stem(w) for w in CLAIM_VERBS)
 UNDO_STEMS = frozenset(stem(w) for w in UNDO)
 _S_CHARGE = frozenset(stem(w) for w in CHARGE)
 _S_RECEIPT = frozenset(stem(w) for w in RECEIPT)
+#: What the agent contacts the user by, besides delivering: "I message you", "I ring you".
+_S_CONTACT = frozenset(stem(w) for w in "message ring phone ping chase update confirm".split())
+#: What a user may be spared losing: "you won't lose your place" (not "you won't pay
+#: interest on it", which states how a product works).
+_S_USER_LOSS = frozenset(stem(w) for w in "lose".split())
 #: Stems that, besides a person, let a rule fire (see :meth:`CommitmentRules.needs`).
 CUE_STEMS = _S_ENT | _S_CLAIM | frozenset(stem(w) for w in """
 will should they he she team possible impossible non-refundable done committed pushed
@@ -171,6 +179,14 @@ def _acts(f: Features) -> bool:
 
 def _first(f: Features) -> bool:
     return f.person == 1
+
+
+def _set_for(f: Features, text: str, c: Clause, verbs: frozenset[str]) -> bool:
+    """A first person's act of delivery or contact, in the present tense and set for a
+    time: a promise said the way many people (and many non-native speakers) say it."""
+    return (_first(f) and not f.modal and not f.past and not f.perfect and not f.negated
+            and not c.question and not f.passive and f.verb in verbs
+            and bool(SET_FOR.search(text)))
 
 
 def _impossible(text: str) -> bool:
@@ -274,6 +290,19 @@ RULES: tuple[Rule, ...] = (
          and not YOU_MUST.search(t)),
     Rule("on_us", CommitmentSubtype.GRANTED, 0.6,
          lambda f, t, c: not c.question and bool(ON_US.search(t))),
+    # "I message you here before 8:00": an act in the present tense set for a time
+    Rule("first_person_set_for", CommitmentSubtype.PROMISED, 0.55,
+         lambda f, t, c: _set_for(f, t, c, USER_DELIVERY | _S_CONTACT)),
+    # "the CHF 12 reservation fee goes back to you", "£135.45 is coming back to you"
+    Rule("back_to_you", CommitmentSubtype.PROMISED, 0.55,
+         lambda f, t, c: not c.question and not f.negated and not f.past and not f.perfect
+         and bool(BACK_TO_YOU.search(t))),
+    # "you won't be charged the exit fee", "your payment won't be taken", "you won't lose
+    # your place": an act of ours the user is spared
+    Rule("you_are_spared", CommitmentSubtype.PROMISED, 0.55,
+         lambda f, t, c: f.person in {2, 3} and f.modal == "will" and f.negated
+         and not c.question and f.verb in SPARED
+         and (f.passive or (f.person == 2 and f.verb in _S_USER_LOSS))),
     Rule("done_state", CommitmentSubtype.GRANTED, 0.55,
          lambda f, t, c: not c.question and not f.negated and bool(DONE_STATE.match(t))
          and not NOT_YET.search(t) and not IF_CLAUSE.match(t)),  # "If it is extended, ..."
@@ -291,6 +320,9 @@ USER_RULES: tuple[Rule, ...] = (
     Rule("user_will_deliver", CommitmentSubtype.PROMISED, 0.65,
          lambda f, t, c: _first(f) and f.modal == "will" and f.verb in USER_DELIVERY
          and not f.negated and not c.question),
+    # "I send photos tomorrow evening", "I call you Friday": the user's act, set for a time
+    Rule("user_set_for", CommitmentSubtype.PROMISED, 0.6,
+         lambda f, t, c: _set_for(f, t, c, USER_DELIVERY)),
     # "Will do." / "ok, will do": an elliptical yes to what the agent asked them to do
     Rule("will_do", CommitmentSubtype.PROMISED, 0.6,
          lambda f, t, c: not c.question and bool(WILL_DO.match(t))),
