@@ -48,7 +48,9 @@ MODEL = "fulfilment"
 #: The score from which a pending commitment counts as fulfilled, chosen on the blind
 #: set's dev split: at 0.5 the model adds 7 right fulfilments for 1 wrong one (end status
 #: 0.690 -> 0.699); at 0.4, 13 for 3. A wrong "fulfilled" misleads more than a missed one.
-THRESHOLD = 0.5
+#: Refitted on 144 train conversations, 0.45 does better on both splits (dev end status
+#: 0.749 -> 0.751, train 0.704 -> 0.708; 0.4: dev 0.746, train 0.711).
+THRESHOLD = 0.45
 #: A commitment with a horizon ("within 10 working days", "by Friday", "tomorrow").
 HORIZON = rx(r"\b(?:within|by|before|until|over\s+the\s+next|in\s+(?:the\s+next\s+)?\d+|"
              r"tomorrow|tonight|next\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
