@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from extractors.base import Candidate, Needs, TurnView
-from extractors.dialogue.commitments import IF_CLAUSE, QUOTED, TRAILING_IF, hypothetical
+from extractors.dialogue.commitment_rules import IF_CLAUSE
+from extractors.dialogue.commitments import QUOTED, TRAILING_IF, hypothetical
 from extractors.dialogue.fulfilment import modal_verb
 from extractors.records import Kind
 from extractors.text.guard import rx

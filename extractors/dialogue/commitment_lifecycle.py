@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, ClassVar
 import regex
 
 from extractors.base import Change, TurnView
+from extractors.dialogue.commitment_rules import CONDITION_CUE
 from extractors.dialogue.commitments import (
-    CONDITION_CUE,
     RESOLVER,
     UNDO_STEMS,
     carried_lines,
