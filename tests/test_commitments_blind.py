@@ -51,14 +51,15 @@ FLOORS: dict[str, dict[tuple[str, str], float]] = {
             ("constraint", "recall"): 0.76, ("constraint", "precision"): 0.81,
             ("constraint", "status"): 0.48},
     # The frozen split's floors guard the goals where they are met (commitments R
-    # 0.85 / end 0.75, constraints P 0.75) and sit just under the last end-of-round score
-    # where they are not (commitments P, constraints R; constraint end status has no
-    # goal). They are not raised to each new score: a floor just under the score turns
-    # every rule change into a keep-or-drop test against the frozen split.
-    "test": {("commitment", "recall"): 0.85, ("commitment", "precision"): 0.79,
+    # 0.85 / end 0.75, constraints P 0.75) and sit a couple of items under the last
+    # end-of-round score where they are not (commitments P, constraints R; constraint end
+    # status has no goal). They are not raised to each new score: a floor just under the
+    # score turns every rule change into a keep-or-drop test against the frozen split
+    # (and a failing floor prints its totals).
+    "test": {("commitment", "recall"): 0.85, ("commitment", "precision"): 0.77,
              ("commitment", "status"): 0.75,
-             ("constraint", "recall"): 0.79, ("constraint", "precision"): 0.75,
-             ("constraint", "status"): 0.50},
+             ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.75,
+             ("constraint", "status"): 0.49},
 }
 
 

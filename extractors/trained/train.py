@@ -17,7 +17,9 @@ sets; the same data, seed and versions give the same model. Examples:
   and its INFORM a search slot, not what the label guide calls an offer or a constraint.
 
 Run: ``python -m extractors.trained.train --labelled A.jsonl B.jsonl --questions Q.jsonl
---sgd tests/data/sgd_acts_weak.jsonl --out extractors/trained/acts_model`` (``make train``).
+--sgd tests/data/sgd_acts_weak.jsonl --out extractors/trained/acts_model`` (``make train``
+runs it twice: ``--arch bow`` into ``acts_model``, ``--arch ensemble`` into
+``acts_agent_model``).
 """
 
 from __future__ import annotations
@@ -130,9 +132,28 @@ def sgd_examples(path: Path) -> list[Example]:
     return out
 
 
+def architecture(arch: str, length: int) -> dict[str, Any]:
+    """The textcat model config: ``bow`` (unigrams and bigrams, the model every role's
+    sentences are read with) or ``ensemble`` (the same bag of words beside a small CNN
+    over hashed word, prefix, suffix and shape embeddings -- it reads words it has not
+    seen by their parts; the agent's sentences are read with it)."""
+    bow = {"@architectures": "spacy.TextCatBOW.v3", "exclusive_classes": False,
+           "ngram_size": 2, "no_output_layer": False, "length": length}
+    if arch == "bow":
+        return bow
+    if arch == "ensemble":
+        return {"@architectures": "spacy.TextCatEnsemble.v2", "nO": None, "linear_model": bow,
+                "tok2vec": {"@architectures": "spacy.HashEmbedCNN.v2", "width": 64,
+                            "depth": 2, "embed_size": 2000, "window_size": 1,
+                            "maxout_pieces": 3, "subword_features": True,
+                            "pretrained_vectors": None}}
+    raise ValueError(f"unknown architecture {arch!r}: bow or ensemble")
+
+
 def train(examples: list[Example], out: Path, *, epochs: int = 8, seed: int = SEED,
-          length: int = 2 ** 16) -> None:
-    """Train the bag-of-ngrams multilabel classifier and save it to ``out``."""
+          length: int = 2 ** 16, arch: str = "bow") -> None:
+    """Train the multilabel classifier of ``arch`` (see :func:`architecture`) and save it
+    to ``out``."""
     import spacy
     from spacy.pipeline import TextCategorizer
     from spacy.training import Example as SpacyExample
@@ -141,9 +162,8 @@ def train(examples: list[Example], out: Path, *, epochs: int = 8, seed: int = SE
 
     fix_random_seed(seed)
     nlp = spacy.blank("en")
-    textcat = cast(TextCategorizer, nlp.add_pipe("textcat_multilabel", config={"model": {
-        "@architectures": "spacy.TextCatBOW.v3", "exclusive_classes": False,
-        "ngram_size": 2, "no_output_layer": False, "length": length}}))
+    textcat = cast(TextCategorizer, nlp.add_pipe("textcat_multilabel", config={
+        "model": architecture(arch, length)}))
     for label in LABELS:
         textcat.add_label(label)
     data = [SpacyExample.from_dict(nlp.make_doc(text), {"cats": cats})
@@ -169,6 +189,7 @@ def main() -> None:
                         help="write the weak-label copy of SGD's act file and stop")
     parser.add_argument("--every", type=int, default=4)
     parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--arch", choices=("bow", "ensemble"), default="bow")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.compact_sgd:
@@ -182,7 +203,7 @@ def main() -> None:
         examples += sgd_examples(args.sgd)
     positives = Counter(label for _, cats in examples for label, v in cats.items() if v)
     print(f"{len(examples)} examples; positives {dict(sorted(positives.items()))}")
-    train(examples, args.out, epochs=args.epochs)
+    train(examples, args.out, epochs=args.epochs, arch=args.arch)
 
 
 if __name__ == "__main__":
