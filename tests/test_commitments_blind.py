@@ -60,6 +60,13 @@ FLOORS: dict[str, dict[tuple[str, str], float]] = {
              ("commitment", "status"): 0.75,
              ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.75,
              ("constraint", "status"): 0.49},
+    # The ninth batch, scored on arrival and once at the end of its round (commitments R
+    # 0.650 / P 0.729 / end 0.615, constraints R 0.686 / P 0.745 / end 0.472): a couple of
+    # items under, to catch a regression on conversations nobody here has read.
+    "unseen": {("commitment", "recall"): 0.63, ("commitment", "precision"): 0.71,
+               ("commitment", "status"): 0.59,
+               ("constraint", "recall"): 0.66, ("constraint", "precision"): 0.72,
+               ("constraint", "status"): 0.45},
 }
 
 
