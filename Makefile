@@ -33,15 +33,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ingest.py --corpus tests/data/sgd_dev.jsonl
 	$(BIN)/python benchmarks/bench_patterns.py
 
-# Rebuild the sentence act models shipped in extractors/trained/acts_model and
-# acts_agent_model (the agent's sentences), and the fulfilment model (fixed seed,
+# Rebuild the sentence act model shipped in extractors/trained/acts_model (fixed seed,
 # pinned data: the labelled sets' train splits and SGD's dialogue acts).
 train: $(STAMP)
 	$(BIN)/python -m extractors.trained.train --out extractors/trained/acts_model \
-		--labelled tests/data/commitments_labelled.jsonl tests/data/commitments_blind.jsonl \
-		--questions tests/data/questions_labelled.jsonl --sgd tests/data/sgd_acts_weak.jsonl
-	$(BIN)/python -m extractors.trained.train --out extractors/trained/acts_agent_model \
-		--arch ensemble \
 		--labelled tests/data/commitments_labelled.jsonl tests/data/commitments_blind.jsonl \
 		--questions tests/data/questions_labelled.jsonl --sgd tests/data/sgd_acts_weak.jsonl
 	$(BIN)/python -m extractors.dialogue.train_fulfilment \

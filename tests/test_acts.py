@@ -58,22 +58,6 @@ def test_a_sentence_is_scored_once_and_scores_the_same_again() -> None:
     assert again == [first[1], first[0]]  # digits read as 9: the same sentence to the model
 
 
-def test_the_agents_sentences_are_read_by_the_agent_model() -> None:
-    """Two models ship: the agent's sentences go to the agent model, the user's (and
-    sentences of no role) to the bag of words."""
-    loaded, agent = acts.load(), acts.load(acts.AGENT_MODEL_DIR)
-    assert loaded is not None and agent is not None
-    general, agents = Counting(loaded), Counting(agent)
-    scorer = ActScorer(general, agents)  # type: ignore[arg-type]
-    scorer.scores(["I'll send it tonight."], "assistant")
-    scorer.scores(["I'll send it tonight."], "user")
-    scorer.scores(["I'll send it tonight."])
-    assert agents.read == ["zzagent i'll send it tonight."]
-    assert general.read == ["zzuser i'll send it tonight.", "i'll send it tonight."]
-    shipped = ActScorer.shipped()
-    assert shipped is not None and shipped._agent is not None
-
-
 def test_without_a_model_the_rules_run_alone(tmp_path: Path) -> None:
     assert acts.load.__wrapped__(tmp_path) is None
 
@@ -169,7 +153,5 @@ def test_the_model_ships_in_the_wheel() -> None:
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = data["tool"]["setuptools"]["package-data"]["extractors"]
     assert "trained/acts_model/**/*" in patterns
-    assert "trained/acts_agent_model/**/*" in patterns
     assert (acts.MODEL_DIR / "config.cfg").is_file()
-    assert (acts.AGENT_MODEL_DIR / "config.cfg").is_file()
     assert acts.MODEL_DIR.is_relative_to(root / "extractors")

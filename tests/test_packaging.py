@@ -54,8 +54,8 @@ def test_the_trained_models_are_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     data = config["tool"]["setuptools"]["package-data"]["extractors"]
     shipped = [p for p in (ROOT / "extractors" / "trained").iterdir()
-               if p.name.endswith("_model") or p.suffix == ".json"]
-    assert {p.name for p in shipped} == {"acts_model", "acts_agent_model", "fulfilment.json"}
+               if p.name == "acts_model" or p.suffix == ".json"]
+    assert {p.name for p in shipped} == {"acts_model", "fulfilment.json"}
     for path in shipped:
         pattern = f"trained/{path.name}/**/*" if path.is_dir() else "trained/*.json"
         assert pattern in data, path.name

@@ -19,13 +19,6 @@ so that it learns shapes, not figures, after a token naming who says it (``zzuse
 agent turn, and only users state constraints. It is trained by :mod:`extractors.trained.train`
 (``make train``) and loaded once per process, lazily, from ``acts_model/`` beside this
 module; without that directory :func:`load` returns None and the rules run alone.
-
-The agent's sentences are read by a second model where one ships (``acts_agent_model/``):
-the same bag of words beside a small CNN over hashed word parts, trained on the same
-examples. On the dev split it ranks the agent's acts better (average precision: grants
-0.41 -> 0.49, refusals 0.75 -> 0.84, offers 0.68 -> 0.73) and the user's constraints a
-little worse (0.84 -> 0.83), and it costs about three times as much a sentence, so it
-reads only the agent's turns.
 """
 
 from __future__ import annotations
@@ -40,8 +33,6 @@ if TYPE_CHECKING:
 
 LABELS = ("OFFER", "PROMISE", "GRANT", "DECLINE", "AGREE", "ASK", "CONSTRAINT")
 MODEL_DIR = Path(__file__).with_name("acts_model")
-#: The model the agent's sentences are read with, when it is there.
-AGENT_MODEL_DIR = Path(__file__).with_name("acts_agent_model")
 #: Longest sentence scored, in characters (the model reads words; more says nothing new).
 MAX_CHARS = 600
 
@@ -57,7 +48,7 @@ def normalize(sentence: str, role: str | None = None) -> str:
     return f"{ROLE_TOKEN[role]} {text}" if role in ROLE_TOKEN else text
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=1)
 def load(path: Path = MODEL_DIR) -> Language | None:
     """The trained pipeline, or None when it is not there (the rules then run alone)."""
     if not (path / "config.cfg").is_file():
@@ -73,19 +64,17 @@ MEMO_SIZE = 4096
 
 
 class ActScorer:
-    """Scores sentences with the shipped act models: the agent's with ``agent`` when
-    given, every other sentence with ``nlp``."""
+    """Scores sentences with the shipped act model."""
 
-    def __init__(self, nlp: Language, agent: Language | None = None) -> None:
+    def __init__(self, nlp: Language) -> None:
         self._nlp = nlp
-        self._agent = agent
         self._memo: dict[str, dict[str, float]] = {}
 
     @classmethod
     def shipped(cls) -> ActScorer | None:
-        """The scorer of the models shipped with the package, or None without one."""
+        """The scorer of the model shipped with the package, or None without one."""
         nlp = load()
-        return cls(nlp, load(AGENT_MODEL_DIR)) if nlp is not None else None
+        return cls(nlp) if nlp is not None else None
 
     def scores(self, sentences: Sequence[str], role: str | None = None
                ) -> list[dict[str, float]]:
@@ -96,7 +85,6 @@ class ActScorer:
         if len(self._memo) + len(fresh) > MEMO_SIZE:
             self._memo.clear()
             fresh = list(dict.fromkeys(read))
-        model = self._agent if role == "assistant" and self._agent is not None else self._nlp
-        for text, doc in zip(fresh, model.pipe(fresh), strict=True):
+        for text, doc in zip(fresh, self._nlp.pipe(fresh), strict=True):
             self._memo[text] = {label: float(doc.cats.get(label, 0.0)) for label in LABELS}
         return [dict(self._memo[r]) for r in read]

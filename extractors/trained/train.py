@@ -17,9 +17,8 @@ sets; the same data, seed and versions give the same model. Examples:
   and its INFORM a search slot, not what the label guide calls an offer or a constraint.
 
 Run: ``python -m extractors.trained.train --labelled A.jsonl B.jsonl --questions Q.jsonl
---sgd tests/data/sgd_acts_weak.jsonl --out extractors/trained/acts_model`` (``make train``
-runs it twice: ``--arch bow`` into ``acts_model``, ``--arch ensemble`` into
-``acts_agent_model``).
+--sgd tests/data/sgd_acts_weak.jsonl --out extractors/trained/acts_model`` (``make train``;
+``--arch ensemble`` trains the CNN ensemble tried for the agent's sentences instead).
 """
 
 from __future__ import annotations
@@ -133,10 +132,11 @@ def sgd_examples(path: Path) -> list[Example]:
 
 
 def architecture(arch: str, length: int) -> dict[str, Any]:
-    """The textcat model config: ``bow`` (unigrams and bigrams, the model every role's
-    sentences are read with) or ``ensemble`` (the same bag of words beside a small CNN
-    over hashed word, prefix, suffix and shape embeddings -- it reads words it has not
-    seen by their parts; the agent's sentences are read with it)."""
+    """The textcat model config: ``bow`` (unigrams and bigrams: the shipped model) or
+    ``ensemble`` (the same bag of words beside a small CNN over hashed word, prefix,
+    suffix and shape embeddings). The ensemble was tried for the agent's sentences and
+    does not ship: its gain on dev did not survive a retraining with more data (README,
+    "The act model"); ``--arch ensemble`` rebuilds it for the next such comparison."""
     bow = {"@architectures": "spacy.TextCatBOW.v3", "exclusive_classes": False,
            "ngram_size": 2, "no_output_layer": False, "length": length}
     if arch == "bow":
