@@ -113,7 +113,6 @@ def kind_after(kind: str, subtype: str) -> str:
     return kind
 
 
-
 class Status(StrEnum):
     """Lifecycle states. Values, commitments and constraints start ``active``;
     questions start ``open``."""
