@@ -76,6 +76,7 @@ class NoteSubtype(StrEnum):
     FOUND = "found"  # a stated cause
     PLANNED = "planned"  # an announced plan (kept, not rendered)
     CLAIMED = "claimed"  # a user's claim about what the agent said
+    REPORTED = "reported"  # a grant that only reports an earlier commitment kept
 
 
 class ConstraintSubtype(StrEnum):

@@ -98,7 +98,7 @@ CLAUSE_SALIENCE: dict[str, dict[str, float]] = {
     },
     Kind.NOTE: {
         NoteSubtype.REQUESTED: 2.5, NoteSubtype.FOUND: 2.0, NoteSubtype.TRIED: 1.5,
-        NoteSubtype.CLAIMED: 1.5,
+        NoteSubtype.CLAIMED: 1.5, NoteSubtype.REPORTED: 0.5,
     },
 }
 #: Statuses after which a clause no longer needs carrying (answered, superseded, ...).

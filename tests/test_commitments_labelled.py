@@ -88,9 +88,10 @@ class Figures(Counts):
 
 
 #: Attrs of a record the lifecycle retired on arrival as an event of another record: an
-#: undo ("I've cancelled the hold", ``undoes``) or a report that an earlier commitment was
-#: kept ("Done: the refund has been issued", ``reports``). The label guide counts neither
-#: as a commitment of its own; the events are on the records they name.
+#: undo ("I've cancelled the hold", ``undoes``) or, in files written before reports became
+#: notes, a report that an earlier commitment was kept ("Done: the refund has been
+#: issued", ``reports``). The label guide counts neither as a commitment of its own; the
+#: events are on the records they name.
 EVENT_ATTRS = ("undoes", "reports")
 #: A user's claim about what the agent said: a note, not a commitment.
 CLAIMED = "claimed"

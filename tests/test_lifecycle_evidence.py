@@ -184,7 +184,7 @@ def test_a_yes_naming_one_offer_supersedes_the_others() -> None:
 
 def test_a_report_of_a_kept_promise_is_that_promise_not_a_new_grant() -> None:
     """"Done: the refund of $94.80 has been issued" after "I'll refund the $94.80": the
-    promise is fulfilled there; the report is retired as its evidence."""
+    promise is fulfilled there; the report is its evidence, a note (``reported``)."""
     messages = [
         {"role": "user", "content": "I was charged twice for the March invoice."},
         {"role": "assistant", "content": "I'll refund the $94.80 duplicate to your Visa today."},
@@ -195,11 +195,12 @@ def test_a_report_of_a_kept_promise_is_that_promise_not_a_new_grant() -> None:
     with Scratchpad(":memory:") as pad:
         pad.ingest("t", messages)
         recs = pad.records("t", kind="commitment")
+        notes = pad.records("t", kind="note")
     promise = next(r for r in recs if r.turn == 2)
     assert promise.status == "fulfilled" and promise.status_turn == 4
-    for r in recs:
-        if r.turn == 4:
-            assert r.status == "superseded" and r.attrs["reports"] == [promise.id]
+    assert not [r for r in recs if r.turn == 4]
+    assert [(r.subtype, r.attrs["reports"]) for r in notes if r.turn == 4] == [
+        ("reported", [promise.id])]
 
 
 def test_granting_one_of_several_alternatives_settles_the_offer() -> None:

@@ -44,7 +44,7 @@ from extractors.dialogue.reports import (
     alternatives,
     reported_clauses,
 )
-from extractors.records import CommitmentSubtype, Kind, Record, Status
+from extractors.records import CommitmentSubtype, Kind, NoteSubtype, Record, Status
 from extractors.text.clause_features import read
 from extractors.text.clauses import clauses
 from extractors.text.guard import rx
@@ -175,7 +175,8 @@ class CommitmentLifecycle:
         """Retire a grant that only reports an earlier commitment kept: "Done: the refund
         of $94.80 has been issued" after "I'll refund it" is that promise fulfilled (its
         evidence), not a second commitment (label guide: one record where the terms are
-        first stated). The record stays, superseded, with ``reports`` naming the kept ones.
+        first stated). The record stays as a note (subtype ``reported``), with ``reports``
+        naming the kept ones.
         A grant of another act stays a grant: "I've waived the €25 fee" after "we can
         courier a card for a €25 fee" is a new concession, not the courier reported."""
         out = []
@@ -188,8 +189,10 @@ class CommitmentLifecycle:
                    and c.evidence_start < n.end and n.start < c.evidence_end
                    and c.record_id in by_id and _same_act(n, by_id[c.record_id])]
             if ids:
-                out.append(Change.status(n, Status.SUPERSEDED, turn, n.start, n.end,
-                                         note="a report of a commitment kept", reports=ids))
+                out.append(Change(record_id=n.id, field="subtype", new=NoteSubtype.REPORTED,
+                                  evidence_start=n.start, evidence_end=n.end,
+                                  note="a report of a commitment kept",
+                                  attrs={"reports": ids}))
         return out
 
     def _acceptance(self, turn: TurnView, older: list[Record]) -> list[Change]:

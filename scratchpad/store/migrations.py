@@ -188,12 +188,16 @@ def m010_confirmed_values(db: Database) -> None:
 
 @migration
 def m011_notes(db: Database) -> None:
-    """Session facts and user claims bind no one, so they are kind ``note`` now, not
-    ``commitment`` (the ``commitments`` view and ``--kind commitment`` leave them out).
-    Their ids keep the ``commitment:`` prefix they were written with: ids are opaque."""
+    """Session facts, user claims and reports of a commitment kept bind no one, so they
+    are kind ``note`` now, not ``commitment`` (the ``commitments`` view and ``--kind
+    commitment`` leave them out); a report, stored as a superseded grant with
+    ``attrs.reports``, becomes an active note of subtype ``reported``. Ids keep the
+    ``commitment:`` prefix they were written with: ids are opaque."""
     notes = sorted(SUBTYPES[Kind.NOTE])
     db.execute(f"update records set kind = 'note' where kind = 'commitment' and subtype in "
                f"({', '.join('?' for _ in notes)})", notes)
+    db.execute("update records set kind = 'note', subtype = 'reported', status = 'active' "
+               "where kind = 'commitment' and json_extract(attrs, '$.reports') is not null")
 
 
 def migrate(conn: sqlite3.Connection, where: str = ":memory:") -> list[str]:
