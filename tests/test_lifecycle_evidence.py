@@ -196,11 +196,13 @@ def test_a_report_of_a_kept_promise_is_that_promise_not_a_new_grant() -> None:
         pad.ingest("t", messages)
         recs = pad.records("t", kind="commitment")
         notes = pad.records("t", kind="note")
+        block = pad.render("t")
     promise = next(r for r in recs if r.turn == 2)
     assert promise.status == "fulfilled" and promise.status_turn == 4
     assert not [r for r in recs if r.turn == 4]
-    assert [(r.subtype, r.attrs["reports"]) for r in notes if r.turn == 4] == [
-        ("reported", [promise.id])]
+    assert [(r.subtype, r.status, r.attrs["reports"]) for r in notes if r.turn == 4] == [
+        ("reported", "active", [promise.id])]
+    assert "fulfilled turn 4" in block and "(assistant, turn 4)" not in block  # no line
 
 
 def test_granting_one_of_several_alternatives_settles_the_offer() -> None:

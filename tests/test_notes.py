@@ -83,27 +83,6 @@ def test_a_file_written_before_notes_is_migrated(tmp_path) -> None:
     assert view == (0,)
 
 
-def test_a_report_of_a_kept_promise_is_a_note() -> None:
-    """"Done: the refund has been issued" after "I'll refund it" keeps that promise: the
-    report is its evidence, a note of subtype ``reported``, no second commitment."""
-    messages = [
-        {"role": "user", "content": "I was charged twice for the March invoice."},
-        {"role": "assistant", "content": "I'll refund the $94.80 duplicate to your Visa today."},
-        {"role": "user", "content": "Thanks, let me know."},
-        {"role": "assistant", "content": "Done: the refund of $94.80 has been issued to your "
-                                         "Visa."},
-    ]
-    with Scratchpad(":memory:") as pad:
-        pad.ingest("t", messages)
-        commitments = pad.records("t", kind=["commitment"])
-        (report,) = pad.records("t", kind=["note"])
-        block = pad.render("t")
-    assert [(r.turn, r.status, r.status_turn) for r in commitments] == [(2, "fulfilled", 4)]
-    assert (report.turn, report.subtype, report.status) == (4, "reported", "active")
-    assert report.attrs["reports"] == [commitments[0].id]
-    assert "reported" not in block and "fulfilled turn 4" in block
-
-
 def test_a_report_stored_before_notes_is_migrated(tmp_path) -> None:
     path = tmp_path / "old.db"
     messages = [
