@@ -125,6 +125,7 @@ def test_a_schema_that_pins_a_note_subtype_as_commitment_reads_the_notes() -> No
     with Scratchpad(":memory:") as pad:
         pad.ingest("t", SESSION)
         state = OldStyle.fill(pad.records("t"))
+    assert isinstance(state, OldStyle)
     assert state.task is not None and state.task.text == "Can you speed it up"
 
 
