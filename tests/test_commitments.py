@@ -262,6 +262,12 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     ("A confirmed MRI appointment isn't something I'm able to book.", "declined"),
     ("Missed delivery attempts aren't something we pay compensation for.", "declined"),
     ("Merging is out of my hands.", "declined"),
+    # no option, no power, outside what one may do, a service withdrawn
+    ("Keeping both isn't an option.", "declined"),
+    ("Telephone advisers have no power to cancel a fine.", "declined"),
+    ("Holding the old rate until March is not within what I'm able to do.", "declined"),
+    ("Overriding it is outside what my role allows.", "declined"),
+    ("We no longer post paper statements.", "declined"),
     # a team, a role or a name of the agent's side that cannot act
     ("Finance can't accept a bank statement instead of the receipt.", "declined"),
     ("The claims team isn't able to reopen it after 90 days.", "declined"),
@@ -286,6 +292,8 @@ def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None
     "The mistake is on us.",
     "Priya can't wait to see the new kitchen.",  # no act of ours refused
     "It can't hurt to check the router lights first.",
+    "That's well beyond what you asked for.",  # scope, nothing refused
+    "We no longer need the signed form.",
     # looking a record up, and owning up to a slip, grant nothing
     "I've got Mrs Kowalczyk's record open.",
     "Thanks, I've pulled up your booking.",

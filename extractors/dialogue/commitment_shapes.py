@@ -62,11 +62,16 @@ THIRD_PARTY_CANNOT = rx(
 IMPOSSIBLE = rx(
     r"\b(?:(?:won['’]t|will\s+not|does\s*n['’]t|does\s+not|can['’]?t|cannot)\s+(?:let|allow)\s+"
     r"(?:me|us)\b|(?:has|have)\s+to\s+stay\b|"
-    r"(?:(?:is|are|was)\s*n['’]?o?t|['’]s\s+not)\s+(?:possible|allowed|permitted|"
+    r"(?:(?:is|are|was)\s*n['’]?o?t|['’]s\s+not)\s+(?:possible|allowed|permitted|an\s+option|"
     # "isn't something I'm able to book", "aren't something we pay compensation for"
     r"something\s+(?:we|I)(?:\s+(?:can|could|(?:am|are)\s+able\s+to|do|offer|pay|cover|"
     r"refund|allow|support)|['’](?:m|re)\s+able\s+to))|"
     # "Merging is out of my hands", "that's not up to me", "I'd rather not contact her"
+    # "the service desk has no rights to change that policy", "it is not within what I'm
+    # able to do", "outside what my role allows", "we no longer post them"
+    r"(?:has|have)\s+no\s+(?:power|rights?|authority|discretion)\s+to\b|"
+    r"(?:not\s+within|outside(?:\s+of)?|beyond)\s+(?:what\s+(?:I|we|my\s+role|our\s+\w+)|"
+    r"my\s+(?:remit|authority|powers?))\b|\bwe\s+no\s+longer\s+(?!need\b)\w+|"
     r"out\s+of\s+my\s+hands|(?:is|['’]s)\s+not\s+up\s+to\s+me|I['’]d\s+rather\s+not\s+\w|"
     r"not\s+possible|impossible|there(?:\s+(?:is|are)|['’]s)\s+no\s+(?:such|way)|"
     r"there(?:\s+is|['’]s)\s+nothing\s+(?:to|we\s+can|I\s+can)|"
