@@ -173,3 +173,41 @@ def test_a_counted_lead_with_a_colon_makes_a_list() -> None:
     ])
     assert find(got, "Premium Cover, excess") == ("agreed", "active")
     assert find(got, "Premium Cover Plus") == ("offered", "superseded")
+
+
+def test_a_bullet_before_a_letter_label_and_an_explained_option_keep_the_list() -> None:
+    got = commitments([
+        {"role": "user", "content": "The dashboard query takes five seconds."},
+        {"role": "assistant", "content": "Options:\n\n"
+                                         "- **A. Rewrite only.** Swap `COUNT(*)` for `EXISTS`.\n"
+                                         "- **B. Rewrite + an index** on `orders (status)`.\n\n"
+                                         "  That one needs a migration.\n\n"
+                                         "**C. B plus a covering index** for the panels.\n"},
+        {"role": "user", "content": "C please."},
+    ])
+    assert find(got, "Rewrite only") == find(got, "Rewrite + an index") == (
+        "offered", "superseded")
+    assert find(got, "B plus a covering index") == ("agreed", "active")
+
+
+def test_a_lead_saying_what_is_still_free_makes_a_list_of_slots() -> None:
+    got = commitments([
+        {"role": "user", "content": "Can we move the removal to another weekday?"},
+        {"role": "assistant", "content": "These weekdays are still free for a full team:\n\n"
+                                         "- Tue 1 July, start 7:30: CHF 2'480.–\n"
+                                         "- Wed 2 July, start 7:30: CHF 2'480.–\n"},
+    ])
+    assert find(got, "Tue 1 July") == find(got, "Wed 2 July") == ("offered", "active")
+
+
+def test_either_after_what_someone_can_do_or_a_colon_offers_each_side() -> None:
+    got = commitments([
+        {"role": "user", "content": "When can the assessor come?"},
+        {"role": "assistant", "content": "He can come out either Wednesday 20/08 between "
+                                         "12:00 and 15:00, or Friday 22/08 at 1:00pm."},
+    ])
+    assert find(got, "Wednesday 20/08") == find(got, "Friday 22/08") == ("offered", "active")
+    told = commitments([{"role": "assistant", "content": "Prod was never touched: every "
+                                                         "command went either to staging or "
+                                                         "to the local container."}])
+    assert told == {}

@@ -24,14 +24,19 @@ from extractors.text.sentences import sentences
 from extractors.values.amounts import money_value
 
 #: An item of a list of options: a numbered, lettered or bulleted line.
-LIST_ITEM = rx(r"^[ \t]*(?:(?:\*\*)?(?:\(?\d{1,2}[.)]|\(?[a-hA-H][.)])|[-•*–])[ \t]+(?:\*\*)?"
-               r"(?:(?:option|choice)\s*\w{0,3}\s*[:.)–-]\s*(?:\*\*)?)?(?P<item>\S[^\n]*)$",
+#: Its ``label`` is the number or letter that leads it, after a bullet too ("- **A. Refund
+#: to your card**").
+LIST_ITEM = rx(r"^[ \t]*(?:(?:\*\*)?\(?(?P<label>\d{1,2}|[a-h])[.)]|[-•*–])[ \t]+(?:\*\*)?"
+               r"(?:(?:option|choice)\s*\w{0,3}\s*[:.)–-]\s*(?:\*\*)?|"
+               r"\(?(?P<label>\d{1,2}|[a-h])[.)][ \t]+(?:\*\*)?)?(?P<item>\S[^\n]*)$",
                regex.MULTILINE | regex.IGNORECASE, linear=True)
 #: What introduces options rather than steps or facts ("two options", "you can either",
 #: "I can offer").
 OPTIONS_LEAD = rx(r"\b(?:options?|choices?|alternatives?|either|ways?\s+(?:forward|to)|"
                   # bookable alternatives: "these are the earliest slots I've got"
                   r"slots?|time\s+slots?|windows?|openings?|availability|available|"
+                  # "These weekdays are still free for a full team:"
+                  r"(?:still|are|is)\s+free|"
                   # "There are two levels:", "three fares:" -- not problems, steps or causes
                   r"(?:two|three|four|five|a\s+few|several|couple\s+of)\s+(?!(?:\w+\s+)?"
                   r"(?:problems?|issues?|errors?|failures?|bugs?|steps?|reasons?|questions?|"
@@ -89,7 +94,12 @@ def first_clause(text: str) -> tuple[int, int]:
 
 #: Two alternatives in one sentence: "you can either mail us new photos, or you can bring
 #: them in person", "From there you can either have it paid out or leave it as credit".
-EITHER_OR = rx(r"\b(?:you|we|I)\s+(?:can|could)\s+either\s+(?P<a>[^.;?!\n]{3,300}?),?\s+or\s+"
+#: "He can come out either Wednesday ... or Friday ...", "they've offered either ...", "you
+#: can choose: either ...": after what can be done, an offer or a colon -- not "it went
+#: either to staging or to the local container".
+EITHER_OR = rx(r"(?:\b(?:you|we|I|they|he|she)\s+(?:can|could)(?:\s+(?!either\b)[\w'’]+){0,2}|"
+               r"\boffer(?:ed|s)?|\bchoose|:)\s+"
+               r"either\s+(?P<a>[^.;?!\n]{3,300}?),?\s+or\s+"
                r"(?:(?:you|we|I)\s+(?:can|could)\s+)?(?P<b>[^.;?!\n]{3,300})(?P<end>[.;!\n]|$)",
                regex.IGNORECASE)
 
@@ -129,7 +139,8 @@ def _lists(text: str) -> list[list[regex.Match[str]]]:
     runs: list[list[regex.Match[str]]] = []
     for m in LIST_ITEM.finditer(text):
         gap = text[runs[-1][-1].end():m.start()] if runs else ""
-        if runs and (not gap.strip() or "\n\n" not in gap.replace(" ", "").replace("\t", "")):
+        if runs and (not gap.strip() or "\n\n" not in gap.replace(" ", "").replace("\t", "")
+                     or _next_label(runs[-1], m)):
             runs[-1].append(m)
         else:
             runs.append([m])
@@ -141,6 +152,19 @@ def _lists(text: str) -> list[list[regex.Match[str]]]:
             out.append(run)
         previous = run[-1].end()
     return out
+
+
+def _next_label(run: list[regex.Match[str]], m: regex.Match[str]) -> bool:
+    """True when ``m`` is labelled with the number or letter after the last label of
+    ``run``: "C." after "B." continues a list of options even past a paragraph that
+    explains "B"."""
+    label = m.group("label")
+    last = next((x.group("label") for x in reversed(run) if x.group("label")), None)
+    if not label or not last:
+        return False
+    if label.isdigit() and last.isdigit():
+        return int(label) == int(last) + 1
+    return label.isalpha() and last.isalpha() and ord(label.lower()) == ord(last.lower()) + 1
 
 
 #: An option that is a thing offered, not an act: "a refund of CHF 89.00 to the card".
