@@ -71,6 +71,33 @@ def test_an_unrelated_arrival_fulfils_nothing() -> None:
     assert set(statuses(messages, "commitment").values()) == {"active"}
 
 
+def test_a_receipt_in_other_words_for_the_channel_fulfils_the_first_such_promise() -> None:
+    messages = [
+        {"role": "user", "content": "Can you add the data roaming pack for both of us?"},
+        {"role": "assistant", "content": "Done. I'll send you both an SMS now with the "
+                                         "details. You'll get one more SMS the day before "
+                                         "the pack ends."},
+        {"role": "user", "content": "perfect, got the text already. cheers!"},
+    ]
+    got = statuses(messages, "commitment")
+    assert got["I'll send you both an SMS now with the details"] == "fulfilled"
+    assert got["You'll get one more SMS the day before the pack ends"] == "active"
+
+
+def test_the_user_saying_the_named_colleague_did_it_fulfils_their_promise() -> None:
+    promise = [
+        {"role": "user", "content": "Please don't phone the office, I'm never there."},
+        {"role": "assistant", "content": "Noted: the assessor will text you on 087 612 4490 "
+                                         "instead of calling."},
+    ]
+    done = promise + [{"role": "user", "content": "hi, the assessor texted yesterday, "
+                                                  "he's seeing the car on thursday."}]
+    not_yet = promise + [{"role": "user", "content": "the assessor hasn't texted yet."}]
+    key = "the assessor will text you on 087 612 4490 instead of calling"
+    assert statuses(done, "commitment")[key] == "fulfilled"
+    assert statuses(not_yet, "commitment")[key] == "active"
+
+
 CODING = [
     {"role": "user", "content": "Fix the failing VAT test. Don't touch the migrations "
                                 "directory. Keep it Python 3.9 compatible."},

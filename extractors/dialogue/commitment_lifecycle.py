@@ -37,11 +37,13 @@ from extractors.dialogue.options import (
 )
 from extractors.dialogue.reports import (
     AHEAD,
+    CHANNEL_WORDS,
     GENERIC_ACTS,
     RECEIVED,
     SELF_REPORT,
     USER_DONE,
     alternatives,
+    receipt_terms,
     reported_clauses,
 )
 from extractors.records import CommitmentSubtype, Kind, NoteSubtype, Record, Status
@@ -70,6 +72,8 @@ _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubty
 _UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
              CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
+#: A clause that denies an act or says it is still to come ("hasn't texted yet").
+NOT_DONE = rx(r"n['’]t\b|\b(?:not|never|yet|no\s+one|nobody)\b", regex.IGNORECASE, linear=True)
 #: The fulfilment-model score from which a tool call carries out an offer nobody was
 #: seen to accept (chosen on dev: end status 0.750 at 0.5, 0.748 at 0.6, 0.745 at 0.7).
 CARRIED = 0.5
@@ -324,6 +328,7 @@ class CommitmentLifecycle:
         if turn.role == "tool":
             return done_by_tool(turn, pending)
         if turn.role == "user":  # the user reports only receipt of what the agent promised
+            out += self._third_party_done(turn, pending)
             found = [(c, True) for c in clauses(turn.text)
                      if not c.question and RECEIVED.search(turn.text[c.start:c.end])]
         else:
@@ -333,7 +338,8 @@ class CommitmentLifecycle:
             if CONDITION_CUE.search(ctext) and "once" in ctext.lower():
                 continue
             words = word_stems(ctext)
-            said = terms(ctext) if received else set()
+            said = receipt_terms(ctext) if received else set()
+            by_channel = False
             for r in pending:
                 if r.id in {c.record_id for c in out}:
                     continue
@@ -350,10 +356,39 @@ class CommitmentLifecycle:
                 # review window has started", "Priya will need them intact")
                 named = not received and not AHEAD.search(ctext) and ties(
                     terms(r.text, specific=False), terms(ctext, specific=False))
+                shared = receipt_terms(r.text) & said if received else set()
+                if shared and shared <= CHANNEL_WORDS:
+                    # "got the text" ties by its channel alone: it receives one message,
+                    # the first promised
+                    if by_channel:
+                        continue
+                    by_channel = True
                 if (word_stems(r.label) and word_stems(r.label) <= words) or same_act or (
-                        received and terms(r.text) & said) or named:
+                        shared) or named:
                     out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
                                              clause.end, note="received" if received else "done"))
+        return out
+
+    @staticmethod
+    def _third_party_done(turn: TurnView, pending: list[Record]) -> list[Change]:
+        """A user turn saying the colleague or team the agent spoke for did the promised
+        act: "the assessor texted yesterday" after "the assessor will text you" -- the
+        actor and the promised verb in one clause that neither looks ahead nor denies."""
+        out: list[Change] = []
+        for clause in clauses(turn.text):
+            ctext = turn.text[clause.start:clause.end]
+            if clause.question or AHEAD.search(ctext) or NOT_DONE.search(ctext):
+                continue
+            words = word_stems(ctext)
+            for r in pending:
+                actor = str(r.attrs.get("actor") or "")
+                verb = str(r.attrs.get("verb") or "")
+                if actor in ("", "assistant", "user") or len(verb) < 4 \
+                        or verb in GENERIC_ACTS or r.id in {c.record_id for c in out}:
+                    continue
+                if verb in words and terms(actor) & words:
+                    out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
+                                             clause.end, note="done"))
         return out
 
     @staticmethod

@@ -11,6 +11,7 @@ import regex
 
 from extractors.text.clauses import Clause, clauses
 from extractors.text.guard import rx
+from extractors.text.lexicon import terms, word_stems
 
 #: A sentence opening with a bare report ("Done — it's escalated ..."): each of its
 #: clauses reports an act done.
@@ -33,8 +34,25 @@ RECEIVED = rx(
     r"\b(?:(?:just\s+|has\s+|have\s+)?(?:arrived|came\s+through|come\s+through)|"
     r"(?:I['’]ve\s+|I\s+have\s+|I\s+|just\s+)?(?:got|received)\s+(?:it|them|the|your|"
     r"(?:[\w-]+['’]s\s+)?(?:e-?mail|text|sms|call|letter|message|code|link|parcel|refund))|"
-    r"showed\s+up|turned\s+up)\b",
+    r"showed\s+up|turned\s+up|"
+    # "I see it now", "found it in spam"
+    r"(?:I\s+)?(?:can\s+)?see\s+(?:it|them)|found\s+(?:it|them))\b",
     regex.IGNORECASE)
+#: Words for one channel: "got the text" receives what "I'll send you an SMS" promised.
+CHANNELS = ({"text", "sms", "messag"}, {"email", "e-mail", "mail"}, {"call", "ring", "phone"})
+
+
+CHANNEL_WORDS = frozenset().union(*CHANNELS)
+
+
+def receipt_terms(text: str) -> set[str]:
+    """The terms of ``text`` (:func:`terms`) and every word for the channels it names,
+    short ones included ("got the text" and "I'll send you an SMS" share "sms")."""
+    out = terms(text) | (word_stems(text) & CHANNEL_WORDS)
+    for channel in CHANNELS:
+        if channel & out:
+            out |= channel
+    return out
 #: A user reporting their own act done: "Sent.", "Done", "I've uploaded them".
 USER_DONE = rx(r"^\W*(?:done|sent|uploaded|submitted|posted|emailed|attached|signed)\b|"
                r"\bI\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?(?:sent|uploaded|submitted|"
