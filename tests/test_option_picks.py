@@ -211,3 +211,29 @@ def test_either_after_what_someone_can_do_or_a_colon_offers_each_side() -> None:
                                                          "command went either to staging or "
                                                          "to the local container."}])
     assert told == {}
+
+
+OPENINGS = [
+    {"role": "user", "content": "I need a new pickup appointment for my passport."},
+    {"role": "assistant", "content": "Gatineau has three morning openings next week:\n\n"
+                                     "1. Tuesday July 9 at 8:30\n"
+                                     "2. Tuesday July 9 at 11:15\n"
+                                     "3. Thursday July 11 at 9:45\n"},
+]
+
+
+def test_a_clock_time_picks_the_one_slot_that_has_it() -> None:
+    got = commitments(OPENINGS + [{"role": "user", "content": "135?? ok fine. Tuesday 8:30. "
+                                                              "And can that fee be waived?"}])
+    assert find(got, "Tuesday July 9 at 8:30") == ("agreed", "active")
+    assert find(got, "at 11:15") == find(got, "Thursday July 11") == ("offered", "superseded")
+
+
+def test_good_for_me_and_suits_me_pick_after_another_option_is_ruled_out() -> None:
+    for reply in ("Monday is not possible, my husband has the car. Thursday is good for me.",
+                  "Dear Helen,\n\nThursday at 9:45 suits me well."):
+        got = commitments(OPENINGS[:1] + [{"role": "assistant", "content": (
+            "Two slots are free:\n- Monday 8 July at 8:30\n- Thursday July 11 at 9:45\n")},
+            {"role": "user", "content": reply}])
+        assert find(got, "Thursday July 11") == ("agreed", "active"), reply
+        assert find(got, "Monday 8 July") == ("offered", "superseded"), reply

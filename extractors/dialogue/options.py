@@ -245,6 +245,8 @@ REJECT = rx(
 #: A clause that picks or accepts the thing it names: "the refund, please", "store credit
 #: is fine", "the Geneva one works", "I'll just use the reserve one".
 PICK = rx(r"\b(?:please|is\s+fine|is\s+ok(?:ay)?|works(?:\s+for\s+me)?|sounds\s+good|"
+          # "Thursday is good for me", "Thursday at 14:00 suits me well"
+          r"(?:is|['’]s)\s+(?:good|great|perfect|best)\s+for\s+(?:me|us)|suits\s+(?:me|us)|"
           r"I['’]ll\s+(?:just\s+)?(?:take|use|have|go\s+(?:with|for))|I['’]d\s+like|"
           r"go\s+with|let['’]?s\s+do)\b", regex.IGNORECASE)
 #: A tentative clause ("Wednesday might work, but I need to check"): no pick yet.
@@ -278,9 +280,15 @@ def _bare(sentence: str) -> bool:
 _PICK_NUMBER = rx(r"(?<![\d.,:])(\d{2,})(?:st|nd|rd|th)?(?![\d.,:]\d)", linear=True)
 
 
+#: A clock time names the slot it is in: "Tuesday 8:30" of "Tuesday July 9 at 8:30".
+_PICK_TIME = rx(r"(?<![\d:])(\d{1,2}):(\d\d)(?![\d:])", linear=True)
+
+
 def _pick_terms(text: str, numbers: bool = True) -> set[str]:
-    """The words a pick can name an offer by: its uncommon words and its numbers."""
+    """The words a pick can name an offer by: its uncommon words, its clock times
+    ("08:30" as "8:30") and, with ``numbers``, its numbers."""
     words = terms(text, common=_PLAIN, shortest=3, specific=False)
+    words |= {f"{int(h)}:{m}" for h, m in _PICK_TIME.findall(text)}
     return words | set(_PICK_NUMBER.findall(text)) if numbers else words
 
 
