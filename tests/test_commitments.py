@@ -557,6 +557,33 @@ def test_undo_revokes_the_earlier_commitment(before: str, subtype: str | None, s
             assert n.id not in retired  # "adding a call-ahead note" stays granted
 
 
+@pytest.mark.parametrize("grant, take_back", [
+    ("I've added a $50 credit to your account for the trouble.",
+     "Sorry, I've had to remove the $50 credit I gave you earlier."),
+    ("I've added 500 bonus points to your account.",
+     "One awkward thing: I have to take back the 500 bonus points I added earlier."),
+    ("I've upgraded you to Fibre 900 at no extra cost.",
+     "I'm afraid I have to cancel the Fibre 900 upgrade I gave you."),
+])
+def test_a_take_back_is_a_revocation_of_its_own_and_revokes_what_it_names(
+        grant: str, take_back: str) -> None:
+    messages = [
+        {"role": "user", "content": "The engineer never came."},
+        {"role": "assistant", "content": grant},
+        {"role": "assistant", "content": "I'll take the £38.50 call-out off as well."},
+        {"role": "user", "content": "ok thanks"},
+        {"role": "assistant", "content": take_back},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        got = {r.text: (r.subtype, r.status) for r in pad.records("t", kind="commitment")}
+    assert got[grant.rstrip(".")] == ("granted", "revoked")
+    # the promise next to it shares only a verb ("take ... off"): it stands
+    assert got["I'll take the £38.50 call-out off as well"] == ("promised", "active")
+    (revocation,) = [v for k, v in got.items() if k in take_back]
+    assert revocation == ("revoked", "active")
+
+
 def test_a_fulfilled_commitment_is_not_fulfilled_again() -> None:
     hold = rec(20, 0, 40, "Would you like me to hold the slot", "agreed", "slot", verb="hold",
                accepted_turn=21).model_copy(update={"status": Status.FULFILLED.value})

@@ -12,13 +12,8 @@ import regex
 
 from extractors.base import Change, TurnView
 from extractors.dialogue.commitment_rules import CONDITION_CUE
-from extractors.dialogue.commitments import (
-    RESOLVER,
-    UNDO_STEMS,
-    carried_lines,
-    undo_head,
-)
-from extractors.dialogue.corrections import about_same, corrections
+from extractors.dialogue.commitments import RESOLVER
+from extractors.dialogue.corrections import corrections
 from extractors.dialogue.figure_picks import figure_taken
 from extractors.dialogue.fulfilment import (
     done_by_tool,
@@ -46,12 +41,11 @@ from extractors.dialogue.reports import (
     receipt_terms,
     reported_clauses,
 )
+from extractors.dialogue.revocations import revocations, undo_changes
 from extractors.records import CommitmentSubtype, Kind, NoteSubtype, Record, Status
-from extractors.text.clause_features import read
 from extractors.text.clauses import clauses
 from extractors.text.guard import rx
 from extractors.text.lexicon import terms, ties, word_stems
-from extractors.text.nlp import doc_of
 from extractors.values.amounts import money_value
 
 if TYPE_CHECKING:
@@ -69,21 +63,12 @@ ACCEPT = rx(
 CHOOSE = rx(r"\b(?:please|I['’]ll\s+take|I['’]d\s+like|I\s+(?:choose|prefer|want)|"
                        r"let['’]?s\s+go\s+with|go\s+with)\b", regex.IGNORECASE)
 _PENDING = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.PROMISED}
-_UNDOABLE = {CommitmentSubtype.OFFERED, CommitmentSubtype.AGREED, CommitmentSubtype.GRANTED,
-             CommitmentSubtype.PROMISED}
 ACCEPT_WINDOW = 3
 #: A clause that denies an act or says it is still to come ("hasn't texted yet").
 NOT_DONE = rx(r"n['’]t\b|\b(?:not|never|yet|no\s+one|nobody)\b", regex.IGNORECASE, linear=True)
 #: The fulfilment-model score from which a tool call carries out an offer nobody was
 #: seen to accept (chosen on dev: end status 0.750 at 0.5, 0.748 at 0.6, 0.745 at 0.7).
 CARRIED = 0.5
-
-
-def _undone_by(r: Record, head: str) -> bool:
-    """Return whether undoing ``head`` takes ``r`` back: a word of its label, or its verb
-    or a noun made from it ("hold" ~ hold, "booking" ~ book, "reservation" ~ reserv)."""
-    verb = str(r.attrs.get("verb") or "")
-    return head in word_stems(r.label) or (len(verb) >= 4 and head.startswith(verb))
 
 
 def _same_act(report: Record, kept: Record) -> bool:
@@ -124,11 +109,17 @@ class CommitmentLifecycle:
         if turn.role == "user":
             changes += self._acceptance(turn, older)
         if turn.role == "assistant":
-            changes += self._undos(turn, doc, new, earlier)
+            undos = undo_changes(turn, doc, new, earlier)
+            changes += undos
             touched = {c.record_id for c in changes}
+            # a revocation whose clause already took back what it names is done with
+            undone = [(c.evidence_start, c.evidence_end) for c in undos
+                      if c.evidence_start is not None and c.evidence_end is not None]
             new = [n for n in new if n.id not in touched]
             older = [r for r in older if r.id not in touched]
-            changes += self._revocations(turn, new, older)
+            changes += revocations(turn, [
+                n for n in new if not (n.subtype == CommitmentSubtype.REVOKED and any(
+                    a < n.end and n.start < b for a, b in undone))], older)
             changes += corrections(turn, new, older)
             touched = {c.record_id for c in changes}
             changes += self._alternative_taken(turn, new, [r for r in older
@@ -268,49 +259,6 @@ class CommitmentLifecycle:
             out.append(Change(record_id=r.id, field="subtype", new=CommitmentSubtype.AGREED,
                               evidence_start=a, evidence_end=b, note="accepted",
                               attrs={"accepted_turn": turn.number, "accepted_text": first}))
-        return out
-
-    def _undos(self, turn: TurnView, doc: Doc | None, new: list[Record],
-               earlier: list[Record]) -> list[Change]:
-        """Revoke what an undo clause of ``turn`` takes back; retire the clause's record."""
-        pool = [r for r in earlier if r.role == "assistant" and r.subtype in _UNDOABLE
-                and r.attrs.get("verb") not in UNDO_STEMS and not r.attrs.get("undo")]
-        if not pool:
-            return []
-        doc = doc_of(doc, turn.text)
-        skip = [m.span() for m in carried_lines(turn.text)]
-        out: list[Change] = []
-        for clause, f in read(turn.text, doc, skip):
-            head = undo_head(f, clause.question)
-            done = {c.record_id for c in out}
-            hits = [r for r in pool if head and r.id not in done and _undone_by(r, head)]
-            if not hits:
-                continue
-            ids = [r.id for r in hits]
-            for r in hits:
-                out.append(Change.status(r, Status.REVOKED, turn, clause.start, clause.end,
-                                         note=f"undone turn {turn.number}",
-                                         revoked_turn=turn.number))
-            for n in new:
-                if n.start < clause.end and clause.start < n.end and n.id not in done:
-                    out.append(Change.status(n, Status.SUPERSEDED, turn, clause.start,
-                                             clause.end, note="an undo, not a commitment",
-                                             undoes=ids))
-        return out
-
-    def _revocations(self, turn: TurnView, new: list[Record], older: list[Record]
-                     ) -> list[Change]:
-        out = []
-        for n in new:
-            if n.subtype not in {CommitmentSubtype.REVOKED, CommitmentSubtype.DECLINED}:
-                continue
-            pool = [r for r in older if r.subtype in _UNDOABLE and r.role == "assistant"]
-            same = [r for r in pool if about_same(r, n)]
-            if not same and n.subtype == CommitmentSubtype.REVOKED and pool:
-                same = [pool[-1]]  # "I can't waive it after all": the latest one
-            for r in same:
-                out.append(Change.status(r, Status.REVOKED, turn, n.start, n.end,
-                                         note=f"{n.subtype} turn {turn.number}"))
         return out
 
     def _fulfilment(self, turn: TurnView, older: list[Record]) -> list[Change]:

@@ -48,6 +48,18 @@ REVOKE_CUE = rx(
     r"i\s+was\s+wrong|my\s+mistake|i\s+made\s+a\s+mistake|have\s+to\s+(?:withdraw|retract))\b",
     regex.IGNORECASE,
 )
+#: Taking back what was given: "I have to take back the waiver I gave you", "I've had to
+#: remove the $50 credit I gave you earlier", "I'm going to have to reverse the waiver",
+#: "I've taken back the modify rights I gave her" -- an obligation to undo, or "take back"
+#: itself (label guide: a revocation is a record of its own).
+TAKE_BACK = rx(
+    r"^(?:(?:so|and|but|also|unfortunately|sadly|sorry|I['’]m\s+(?:afraid|sorry)),?\s+)*"
+    r"(?:I|we)\s*(?:(?:['’]ve|\s+have|\s+had|['’]m\s+going\s+to\s+have|"
+    r"\s+am\s+going\s+to\s+have|['’]ll\s+have|\s+will\s+have)\s+(?:had\s+)?to\s+(?:also\s+)?"
+    r"(?:take\s+(?:\S+\s+){0,6}?back|take\s+(?:\S+\s+){1,6}?off|withdraw|cancel|remove|reverse|"
+    r"revoke|retract|void|rescind)|"
+    r"(?:['’]ve|\s+have|['’]m|\s+am)\s+(?:also\s+)?(?:taken|taking)\s+(?:\S+\s+){0,6}?back)\b",
+    regex.IGNORECASE, linear=True)
 CONDITION_CUE = rx(
     r"\b(?:once|when|within|after|as\s+soon\s+as|by|before|until|in\s+\d+)\b", regex.IGNORECASE
 )
@@ -146,6 +158,8 @@ RULES: tuple[Rule, ...] = (
     Rule("offer_frame", CommitmentSubtype.OFFERED, 0.8,
          lambda f, t, c: bool(OFFER_FRAME.match(t)) and _acts(f)
          and not f.negated and not c.question and not ASKED_OFFER.match(t)),
+    Rule("take_back", CommitmentSubtype.REVOKED, 0.9,
+         lambda f, t, c: not c.question and bool(TAKE_BACK.match(t))),
     Rule("revoke_cue", CommitmentSubtype.REVOKED, 0.85,
          lambda f, t, c: _first(f) and f.negated and _acts(f)
          and bool(REVOKE_CUE.search(t))),
