@@ -46,12 +46,12 @@ FROZEN = ("test", "unseen")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    # dev (117 conversations since the eleventh batch): commitments R 0.797 / P 0.826 /
-    # end 0.719, constraints R 0.796 / P 0.831 / end 0.509
-    "dev": {("commitment", "recall"): 0.78, ("commitment", "precision"): 0.81,
-            ("commitment", "status"): 0.70,
-            ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.82,
-            ("constraint", "status"): 0.49},
+    # dev (137 conversations since the twelfth batch): commitments R 0.802 / P 0.820 /
+    # end 0.734, constraints R 0.785 / P 0.829 / end 0.498
+    "dev": {("commitment", "recall"): 0.79, ("commitment", "precision"): 0.81,
+            ("commitment", "status"): 0.72,
+            ("constraint", "recall"): 0.77, ("constraint", "precision"): 0.82,
+            ("constraint", "status"): 0.48},
     # The frozen split's floors guard the goals where they are met (commitments R
     # 0.85 / end 0.75, constraints P 0.75) and sit a couple of items under the last
     # end-of-round score where they are not (commitments P, constraints R; constraint end
