@@ -268,6 +268,13 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     ("Holding the old rate until March is not within what I'm able to do.", "declined"),
     ("Overriding it is outside what my role allows.", "declined"),
     ("We no longer post paper statements.", "declined"),
+    ("I have no way into the CI logs from here.", "declined"),
+    ("Releasing that last 96,00 € isn't in my hands.", "declined"),
+    ("I am afraid the scheme does not permit that.", "declined"),
+    ("That payment isn't one we're able to refund.", "declined"),
+    ("Academic extensions aren't something Student Services can approve.", "declined"),
+    ("There is no 6-month version for a second permit.", "declined"),
+    ("Unfortunately, in this case the fee stays.", "declined"),
     # a team, a role or a name of the agent's side that cannot act
     ("Finance can't accept a bank statement instead of the receipt.", "declined"),
     ("The claims team isn't able to reopen it after 90 days.", "declined"),
@@ -294,6 +301,8 @@ def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None
     "It can't hurt to check the router lights first.",
     "That's well beyond what you asked for.",  # scope, nothing refused
     "We no longer need the signed form.",
+    "There's no charge for the second visit.",
+    "Unfortunately the noise remains.",
     # looking a record up, and owning up to a slip, grant nothing
     "I've got Mrs Kowalczyk's record open.",
     "Thanks, I've pulled up your booking.",

@@ -94,6 +94,9 @@ def test_extraction(text: str, expected, nlp) -> None:
     # a time someone on the user's side is not available
     ("we can't do Saturdays", "prohibition"),
     ("the engineer cannot come before 14:00", "prohibition"),
+    ("I am unable to work on Wednesdays", "prohibition"),
+    ("Mornings are impossible for me until July", "prohibition"),
+    ("nobody before 10", "prohibition"),
     # a necessity of the task, with or without a subject
     ("All four of us have to sit together.", "requirement"),
     ("Has to work for both English and German product text.", "requirement"),

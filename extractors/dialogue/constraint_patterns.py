@@ -96,7 +96,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"modified|edited|deleted|removed|moved|renamed))\b", _I)),
     # "nothing before 11am", "nothing on a Sunday night": a time ruled out
     Pattern("nothing_when", ConstraintSubtype.PROHIBITION, 0.65, rx(
-        r"^(?:(?:and|but|also|so|just|oh,?)\s+)?nothing\s+(?P<rest>(?:before|after|until|till|"
+        r"^(?:(?:and|but|also|so|just|oh,?)\s+)?(?:nothing|nobody|no\s+one|no\s+visits?|"
+        r"no\s+calls?)\s+(?P<rest>(?:before|after|until|till|"
         r"earlier\s+than|later\s+than|during|(?:on|at)\s+(?:a\s+)?(?:(?:mon|tues|wednes|thurs|"
         r"fri|satur|sun)days?|weekends?))\b[^.;!?]{0,40})$", _I)),
     # "mornings only", "cash only please": a short clause that allows one thing
@@ -108,7 +109,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("no_good", ConstraintSubtype.PROHIBITION, 0.65, rx(
         r"^(?:(?:and|but|also|so|oh,?)\s+)?(?!(?:it|this|that|which|what|there)\b)"
         r"(?P<rest>[\w'’/-]+(?:\s+[\w'’/-]+){0,3}?)\s+(?:is|are|['’]s|['’]re)\s+(?:no\s+good|"
-        r"a\s+no[-\s]go|a\s+non[-\s]starter|out\s+for\s+(?:me|us))\b", _I, linear=True)),
+        r"a\s+no[-\s]go|a\s+non[-\s]starter|out\s+for\s+(?:me|us)|"
+        r"(?:impossible|not\s+possible)\s+for\s+(?:me|us))\b", _I, linear=True)),
     # "leave it", "just leave that": the user keeps a thing as it is
     Pattern("leave_it", ConstraintSubtype.PROHIBITION, 0.6, rx(
         r"^(?:(?:just|pls|please|ok(?:ay)?|no|nah|yeah|and)\W+)*leave\s+(?P<rest>it|that|them|"
@@ -184,8 +186,9 @@ PATTERNS: tuple[Pattern, ...] = (
     # "we can't do Saturdays", "the engineer cannot come before 14:00", "can't do 9-11
     # tue/thu": a time someone on the user's side is not available
     Pattern("unavailable", ConstraintSubtype.PROHIBITION, 0.65, rx(
-        r"^(?:(?:and|but|also|oh,?)\s+)?(?:(?:I|we|(?:the|our|my)\s+\w+|[A-Z]\w+)\s+)?"
-        r"(?:can['’]?t|cannot|can\s+not|won['’]?t\s+be\s+able\s+to)\s+(?:do|come|make|attend|"
+        r"^(?:(?:and|but|also|oh,?)\s+)?(?:(?:I|we|(?:the|our|my)\s+\w+|[A-Z]\w+)(?:\s+|(?=['’])))?"
+        r"(?:can['’]?t|cannot|can\s+not|won['’]?t\s+be\s+able\s+to|(?:(?:am|are)\s+|['’](?:m|re)\s+)"
+        r"unable\s+to)\s+(?:do|come|make|attend|work|"
         r"meet|be\s+(?:there|here|home|in|around|available))\b(?P<rest>[^.;!?]{0,40}?"
         r"(?:\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:days?)?\b|"
         r"\b(?:mornings?|afternoons?|evenings?|weekends?|weekdays?|before|after|until)\b|"
