@@ -237,3 +237,46 @@ def test_good_for_me_and_suits_me_pick_after_another_option_is_ruled_out() -> No
             {"role": "user", "content": reply}])
         assert find(got, "Thursday July 11") == ("agreed", "active"), reply
         assert find(got, "Monday 8 July") == ("offered", "superseded"), reply
+
+
+def test_lettered_items_and_slots_are_options_whatever_leads_them() -> None:
+    lettered = commitments([
+        {"role": "user", "content": "The scheduler crashed on the clock change."},
+        {"role": "assistant", "content": "How should the gap be handled?\n\n"
+                                         "- **A.** Run at the first valid moment.\n"
+                                         "- **B.** Skip the run that day and log a warning.\n"},
+    ])
+    assert find(lettered, "Run at the first valid moment") == ("offered", "active")
+    assert find(lettered, "Skip the run that day") == ("offered", "active")
+    slots = commitments([
+        {"role": "user", "content": "When can Dr Alvarez see me?"},
+        {"role": "assistant", "content": "For Dr. Alvarez, all at Main Campus:\n\n"
+                                         "1. Tue, July 2 at 4:00 PM\n"
+                                         "2. Wed, July 3 at 1:20 PM\n"},
+        {"role": "user", "content": "The Wednesday one please."},
+    ])
+    assert find(slots, "Wed, July 3") == ("agreed", "active")
+    assert find(slots, "Tue, July 2") == ("offered", "superseded")
+    # numbered findings with no word of choice before them offer nothing
+    findings = commitments([{"role": "assistant", "content": "Here is what I found:\n\n"
+                                                             "1. The cron job ran at 02:30.\n"
+                                                             "2. The worker exited on Tuesday.\n"}])
+    assert findings == {}
+
+
+def test_lettered_table_rows_are_options_and_a_pick_by_detail_takes_one() -> None:
+    got = commitments([
+        {"role": "user", "content": "Which laptop can the new developer get?"},
+        {"role": "assistant", "content": "These are the standard engineering laptops:\n\n"
+                                         "| | Model | Availability |\n|---|---|---|\n"
+                                         "| A | Lenovo ThinkPad X1 Carbon | ready Thu 30 Jan |\n"
+                                         "| B | Dell Precision 5680 | ready Fri 31 Jan |\n"},
+        {"role": "user", "content": "The Dell please."},
+    ])
+    assert find(got, "Dell Precision 5680") == ("agreed", "active")
+    assert find(got, "Lenovo ThinkPad X1 Carbon") == ("offered", "superseded")
+    measured = commitments([{"role": "assistant", "content": "| workers | main | branch |\n"
+                                                             "|---|---|---|\n"
+                                                             "| 1 | 414 ns | 439 ns |\n"
+                                                             "| 8 | 613 ns | 627 ns |\n"}])
+    assert measured == {}

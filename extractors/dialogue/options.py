@@ -28,13 +28,18 @@ from extractors.values.amounts import money_value
 #: to your card**").
 LIST_ITEM = rx(r"^[ \t]*(?:(?:\*\*)?\(?(?P<label>\d{1,2}|[a-h])[.)]|[-•*–])[ \t]+(?:\*\*)?"
                r"(?:(?:option|choice)\s*\w{0,3}\s*[:.)–-]\s*(?:\*\*)?|"
-               r"\(?(?P<label>\d{1,2}|[a-h])[.)][ \t]+(?:\*\*)?)?(?P<item>\S[^\n]*)$",
+               r"\(?(?P<label>\d{1,2}|[a-h])[.)](?:\*\*)?[ \t]+(?:\*\*)?)?(?P<item>\S[^\n]*)$",
                regex.MULTILINE | regex.IGNORECASE, linear=True)
+#: A row of a table whose first cell is a letter: "| A | Lenovo X1 Carbon | 32 GB | ready
+#: Thu |" -- lettered rows are alternatives (numbered rows are often measurements).
+TABLE_ROW = rx(r"^\|[ \t]*(?:\*\*)?(?P<label>[A-Ha-h])(?:\*\*)?[ \t]*\|[ \t]*"
+               r"(?P<item>[^\n]*[^\s|])[ \t]*\|?[ \t]*$", regex.MULTILINE, linear=True)
 #: What introduces options rather than steps or facts ("two options", "you can either",
 #: "I can offer").
 OPTIONS_LEAD = rx(r"\b(?:options?|choices?|alternatives?|either|ways?\s+(?:forward|to)|"
                   # bookable alternatives: "these are the earliest slots I've got"
                   r"slots?|time\s+slots?|windows?|openings?|availability|available|"
+                  r"open\s+to\s+you|"
                   # "These weekdays are still free for a full team:"
                   r"(?:still|are|is)\s+free|"
                   # "There are two levels:", "three fares:" -- not problems, steps or causes
@@ -113,7 +118,7 @@ def option_items(turn: TurnView, extractor: str) -> list[Candidate]:
     if turn.role != "assistant" or turn.calls_tools:
         return []
     out: list[Candidate] = []
-    for items in _lists(text):
+    for items in _lists(text) + _table_rows(text):
         out.extend(_items(text, items, extractor, turn.role, len(out)))
     for m in EITHER_OR.finditer(text):
         if any(c.start <= m.start("a") < c.end for c in out):
@@ -148,10 +153,45 @@ def _lists(text: str) -> list[list[regex.Match[str]]]:
     previous = 0
     for run in runs:
         intro = sentences(text, previous, run[0].start())
-        if len(run) >= 2 and intro and OPTIONS_LEAD.search(text, *intro[-1]):
+        if len(run) >= 2 and ((intro and OPTIONS_LEAD.search(text, *intro[-1]))
+                              or all(_lettered(m) or _slot(m.group("item")) for m in run)):
             out.append(run)
         previous = run[-1].end()
     return out
+
+
+def _table_rows(text: str) -> list[list[regex.Match[str]]]:
+    """The runs of two or more lettered table rows of ``text``, each a list of options."""
+    runs: list[list[regex.Match[str]]] = []
+    for m in TABLE_ROW.finditer(text):
+        if runs and not text[runs[-1][-1].end():m.start()].strip():
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    return [run for run in runs if len(run) >= 2]
+
+
+#: A bookable slot as a list item: a day or a date first, then a time ("Thu 30 Jan,
+#: 8am-12pm", "Tue, July 2 at 4:00 PM").
+_SLOT_DAY = rx(r"^\W*(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d{1,2}(?:st|nd|rd|th)?\s+"
+               r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|"
+               r"jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d)", regex.IGNORECASE, linear=True)
+_SLOT_TIME = rx(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\b\d{1,2}:\d\d\b", regex.IGNORECASE,
+                linear=True)
+SLOT_LENGTH = 90
+
+
+def _slot(item: str) -> bool:
+    """True for an item that is a slot: a list of them offers each, whatever leads it."""
+    return len(item) < SLOT_LENGTH and bool(_SLOT_DAY.search(item)) \
+        and bool(_SLOT_TIME.search(item))
+
+
+def _lettered(m: regex.Match[str]) -> bool:
+    """True for an item labelled with a letter ("(a)", "**B.**"): lettered items are
+    alternatives, whatever leads them (steps and findings are numbered or bulleted)."""
+    label = m.group("label")
+    return bool(label) and label.isalpha()
 
 
 def _next_label(run: list[regex.Match[str]], m: regex.Match[str]) -> bool:
