@@ -114,6 +114,19 @@ def test_no_candidates_from_questions_quotes_narration_or_tool_output() -> None:
     assert [(c.kind, c.subtype) for c in rule] == [(Kind.CONSTRAINT, "prohibition")]
 
 
+def test_a_message_that_calls_tools_still_promises_what_waits_for_later() -> None:
+    clauses = ActClauses(scorer=Fixed(PROMISE=0.95))  # type: ignore[arg-type]
+    for narration in ("I'll pull up your account and run the new address through.",
+                      "Let me run the tests.", "Starting the loop and the workspace check:"):
+        assert clauses.extract(view(narration, calls_tools=True)) == [], narration
+    for promise in ("If you paste the failing step's output, I'll go through it.",
+                    "Her temporary password will be texted to you at 08:00 on Monday."):
+        (found,) = clauses.extract(view(promise, calls_tools=True))
+        assert (found.subtype, found.text) == ("promised", promise)
+    grants = ActClauses(scorer=Fixed(GRANT=0.95))  # type: ignore[arg-type]
+    assert grants.extract(view("The hold is released.", calls_tools=True)) == []
+
+
 def test_the_model_vetoes_only_rule_constraints_it_scores_as_none() -> None:
     text = "We need a search box on the settings page. Also, a coffee."
     rule = Candidate.of(text, 0, 42, kind=Kind.CONSTRAINT, subtype="requirement", score=0.8,

@@ -9,12 +9,17 @@ recall where the rules have nothing, it never overrides them.
 
 Not candidates, whatever the score: questions (an offer asked as a question is a
 question), sentences in quotation marks or pasted block lines, and the narration of a
-message that calls tools ("I'm opening an incident now" + the call).
+message that calls tools ("I'm opening an incident now", "I'll pull up your account" +
+the call; a grant there is the call's own act). What such a message promises for later
+("If you paste the output, I'll go through it", "the password will be texted to you at
+08:00 on Monday") is a promise like any other.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
+
+import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitment_rules import IF_CLAUSE
@@ -42,6 +47,16 @@ SCORE = 0.5
 _NEGATION = rx(r"(?i)\b(?:don't|do\s+not|never|no|not|nothing|without|stop|avoid)\b",
                linear=True)
 _PREFERENCE = rx(r"(?i)\b(?:please|rather|prefer(?:ably)?|ideally|if\s+possible)\b", linear=True)
+#: A sentence of a message that calls tools and says what the call does now ("Let me run
+#: the tests", "I'll check the logs first", "Starting the loop:").
+NARRATION = rx(r"\b(?:now|let\s+me|let['’]s|first|next|then|going\s+to|about\s+to|before|"
+               r"(?:I['’]m|I\s+am)\s+\w+ing)\b|^\W*\w+ing\b|:\s*$",
+               regex.IGNORECASE, linear=True)
+#: ... or the agent's own next step ("I'll pull up your account"), unless it waits for
+#: something ("If you paste the output, I'll go through it") or a later time.
+OWN_NEXT_STEP = rx(r"\bI(?:['’]ll|\s+will)\b", regex.IGNORECASE, linear=True)
+LATER = rx(r"\b(?:if|once|when|as\s+soon\s+as|after|tomorrow|tonight|(?:mon|tues|wednes|thurs|"
+           r"fri|satur|sun)day)\b", regex.IGNORECASE, linear=True)
 _QUOTED = rx(r"^[\"“'‘]|[\"”'’]$", linear=True)
 def _hypothetical_sentence(sentence: str) -> bool:
     """A sentence under someone else's approval or a counterfactual ("If the manager
@@ -65,7 +80,7 @@ class ActClauses:
 
     def extract(self, turn: TurnView, doc: object = None) -> list[Candidate]:
         """Return a candidate per sentence the model is confident about."""
-        if self._scorer is None or turn.role not in ("user", "assistant") or turn.calls_tools:
+        if self._scorer is None or turn.role not in ("user", "assistant"):
             return []
         text = turn.text
         spans = [(s, e) for s, e in sentences(text)
@@ -111,6 +126,9 @@ class ActClauses:
             label = max(AGENT_ACTS, key=lambda k: (scores[k], k))
             if scores[label] < THRESHOLDS[label]:
                 return None
+            if turn.calls_tools and (label == "GRANT" or NARRATION.search(sentence) or (
+                    OWN_NEXT_STEP.search(sentence) and not LATER.search(sentence))):
+                return None  # "I'm opening an incident now" + the call: narration
             return Candidate(kind=Kind.COMMITMENT, subtype=AGENT_ACTS[label], start=start,
                              end=end, text=sentence, score=SCORE, extractor=NAME,
                              why=f"act model: {label} {scores[label]:.2f}",
