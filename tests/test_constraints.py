@@ -97,6 +97,11 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("I am unable to work on Wednesdays", "prohibition"),
     ("Mornings are impossible for me until July", "prohibition"),
     ("nobody before 10", "prohibition"),
+    # a place of the work ruled out; where the work starts from or what it keeps using
+    ("orders/models.py and orders/migrations/ are off limits", "prohibition"),
+    ("`crates/storage/migrations/` is absolutely off-limits", "prohibition"),
+    ("branch off main as chore/pgx-v5", "requirement"),
+    ("stay on pytz, no zoneinfo rewrite in this PR", "requirement"),
     # a necessity of the task, with or without a subject
     ("All four of us have to sit together.", "requirement"),
     ("Has to work for both English and German product text.", "requirement"),

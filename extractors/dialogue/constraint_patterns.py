@@ -134,6 +134,17 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:(?:and|but|also|oh,?)\s+)?(?P<x>(?!(?:I|you|we|he|she|they|it|this|that|there|"
         r"everything|nothing)\b)[\w`'./()-]+(?:\s+[\w`'./()-]+){0,3}?)\s+(?:stays|remains)\s+"
         r"(?P<rest>(?:[\w.`'’-]+\s*){1,4})$", _I)),
+    # "prod is off limits", "`crates/storage/migrations/` is absolutely off-limits"
+    Pattern("off_limits", ConstraintSubtype.PROHIBITION, 0.75, rx(
+        r"^(?:(?:and|but|also|oh,?)\s+)?(?P<rest>(?:[^.;!?\n]|\.(?=\S)){1,80}?\s+(?:is|are)\s+"
+        r"(?:absolutely\s+|"
+        r"strictly\s+|completely\s+|totally\s+)?(?:off[-\s]limits|out\s+of\s+bounds))\b", _I,
+        linear=True)),
+    # "branch off main, call it fix/x", "stay on pytz", "rebase onto develop": where the
+    # work starts from or what it keeps using
+    Pattern("branch_base", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"^(?:(?:and|also|just|please|pls|[a-h]\.)\s+)*(?P<rest>(?:branch\s+(?:off|from)|stay\s+on|"
+        r"base\s+(?:it|this|the\s+\w+)\s+on|rebase\s+(?:on|onto))\s+[\w./`-]+.*)$", _I)),
     # "it needs a regression test", "it needs to pass on 3.9 too": what the change requires
     Pattern("it_needs", ConstraintSubtype.REQUIREMENT, 0.65, rx(
         r"^(?:(?:and|but|also)\s+)?(?:it|this|the\s+(?:fix|change|patch|PR))\s+needs\s+"
