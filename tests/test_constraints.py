@@ -101,6 +101,13 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("orders/models.py and orders/migrations/ are off limits", "prohibition"),
     ("`crates/storage/migrations/` is absolutely off-limits", "prohibition"),
     ("branch off main as chore/pgx-v5", "requirement"),
+    # after a list's number, a filler; two things refused
+    ("1) nothing before 9:30 on Tuesdays and Thursdays please", "prohibition"),
+    ("like nothing before 5pm", "prohibition"),
+    ("Not B or C.", "prohibition"),
+    # a URL's query string ends no sentence
+    ("Integration tests need DATABASE_URL=postgres://app@localhost:5432/db?sslmode=disable",
+     "requirement"),
     ("stay on pytz, no zoneinfo rewrite in this PR", "requirement"),
     # a necessity of the task, with or without a subject
     ("All four of us have to sit together.", "requirement"),

@@ -167,3 +167,9 @@ def test_span_at_finds_the_sentence_holding_an_offset() -> None:
     assert span_at(spans, 11) == (11, 11)  # between sentences
     assert span_at(spans, 40) == (40, 40)
     assert span_at((), 3) == (3, 3)
+
+
+def test_a_query_string_ends_no_sentence_but_a_question_mark_before_a_word_does() -> None:
+    text = "Use postgres://app@db:5432/x?sslmode=disable and -tags it. Really?Yes."
+    assert [text[a:b] for a, b in sentences(text)] == [
+        "Use postgres://app@db:5432/x?sslmode=disable and -tags it.", "Really?", "Yes."]

@@ -155,6 +155,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:(?:but|and|just|only|oh,?)\s+)*not\s+(?!(?:really|yet|sure|now|quite|much|"
         r"exactly|at\s+all|bad|great|good|that\s+I\s+know|me|a\s+problem|a\s+big\s+deal|"
         r"to\s+worry)\b)(?P<rest>(?:the\s+|on\s+|before\s+|after\s+)?[\w'’-]+"
+        r"(?:\s+(?:or|nor)\s+[\w'’-]+)?"
         # ... and its reason after a comma: "not Tuesday, that's my office day", "not on
         # the doorstep, it's a busy street"
         r"(?:\s+[\w'’-]+)?)(?:\W*$|\s*[,;—–]\s+(?:that['’]?s|it['’]?s|is|as|since|because|"

@@ -100,9 +100,16 @@ def _deadline(text: str) -> str | None:
 _POLITE = rx(r"^(?:(?:can|could|would|will)\s+you\s+(?:(?:please|pls|plz)\s+)?)", _I)
 
 
+#: What opens a clause before what it says: a list's number or letter ("1) nothing before
+#: 9:30"), a filler ("like nothing before 5pm"), an answer before a "but" ("Yes please but
+#: NOT a monday").
+_OPENER = rx(r"^(?:\(?(?:\d{1,2}|[a-h])[.)]\s+|[-•*]\s+)?(?:(?:like|(?:yes\s+)?(?:please|pls)\s+"
+             r"(?:but|and))\b,?\s*)?", _I, linear=True)
+
+
 def core(text: str) -> str:
-    """The clause without its opening discourse words and polite "can you"."""
-    return _POLITE.sub("", INTRO.sub("", text, count=1), count=1)
+    """The clause without its opening number, discourse words and polite "can you"."""
+    return _POLITE.sub("", INTRO.sub("", _OPENER.sub("", text, count=1), count=1), count=1)
 
 
 def polite_imperative(text: str) -> bool:

@@ -23,7 +23,7 @@ from extractors.text.guard import rx
 BOUNDARY = rx(r"(?<!\b(?:Dr|Mr|Mrs|Ms|St|Jr|Sr|Prof|vs|etc|approx|e\.g|i\.e|a\.m|p\.m))"
               r"(?<!\bNo(?=\.\s*\d))"
               r"[.!?]+[\"')\]]*(?=\s|$)"
-              r"|(?<=(?<![\w.])[\p{L}\p{N}]*\p{Ll}\p{Ll})[.!?]+(?=\p{Lu})|\?+(?=\S)|\n",
+              r"|(?<=(?<![\w.])[\p{L}\p{N}]*\p{Ll}\p{Ll})[.!?]+(?=\p{Lu})|\?+(?=\S)(?![\w.-]+=)|\n",
               regex.VERSION0, linear=True)
 #: A code span: no sentence ends inside one.
 _CODE = rx(r"`[^`\n]{1,500}`", linear=True)
