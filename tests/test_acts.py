@@ -125,6 +125,9 @@ def test_a_message_that_calls_tools_still_promises_what_waits_for_later() -> Non
         assert (found.subtype, found.text) == ("promised", promise)
     grants = ActClauses(scorer=Fixed(GRANT=0.95))  # type: ignore[arg-type]
     assert grants.extract(view("The hold is released.", calls_tools=True)) == []
+    offers = ActClauses(scorer=Fixed(OFFER=0.95))  # type: ignore[arg-type]
+    assert offers.extract(view("The courier can do Thursday 14:00-18:00 or Monday.",
+                               calls_tools=True)) == []
 
 
 def test_the_model_vetoes_only_rule_constraints_it_scores_as_none() -> None:

@@ -10,9 +10,11 @@ recall where the rules have nothing, it never overrides them.
 Not candidates, whatever the score: questions (an offer asked as a question is a
 question), sentences in quotation marks or pasted block lines, and the narration of a
 message that calls tools ("I'm opening an incident now", "I'll pull up your account" +
-the call; a grant there is the call's own act). What such a message promises for later
-("If you paste the output, I'll go through it", "the password will be texted to you at
-08:00 on Monday") is a promise like any other.
+the call; a grant there is the call's own act). Only what such a message promises for
+later ("If you paste the output, I'll go through it", "the password will be texted to you
+at 08:00 on Monday") is read there: a promise like any other. (Its offers are left to the
+rules: read by the model, "the courier can do Thursday or Monday" beside a release call in
+the espresso conversation became an agreement line the block does not need.)
 """
 
 from __future__ import annotations
@@ -52,9 +54,8 @@ _PREFERENCE = rx(r"(?i)\b(?:please|rather|prefer(?:ably)?|ideally|if\s+possible)
 NARRATION = rx(r"\b(?:now|let\s+me|let['’]s|first|next|then|going\s+to|about\s+to|before|"
                r"(?:I['’]m|I\s+am)\s+\w+ing)\b|^\W*\w+ing\b|:\s*$",
                regex.IGNORECASE, linear=True)
-#: ... or the agent's own next step ("I'll pull up your account"), unless it waits for
-#: something ("If you paste the output, I'll go through it") or a later time.
-OWN_NEXT_STEP = rx(r"\bI(?:['’]ll|\s+will)\b", regex.IGNORECASE, linear=True)
+#: What a promise made beside a tool call waits for: a condition ("If you paste the output,
+#: I'll go through it") or a later time ("texted to you at 08:00 on Monday").
 LATER = rx(r"\b(?:if|once|when|as\s+soon\s+as|after|tomorrow|tonight|(?:mon|tues|wednes|thurs|"
            r"fri|satur|sun)day)\b", regex.IGNORECASE, linear=True)
 _QUOTED = rx(r"^[\"“'‘]|[\"”'’]$", linear=True)
@@ -126,8 +127,8 @@ class ActClauses:
             label = max(AGENT_ACTS, key=lambda k: (scores[k], k))
             if scores[label] < THRESHOLDS[label]:
                 return None
-            if turn.calls_tools and (label == "GRANT" or NARRATION.search(sentence) or (
-                    OWN_NEXT_STEP.search(sentence) and not LATER.search(sentence))):
+            if turn.calls_tools and (label != "PROMISE" or NARRATION.search(sentence)
+                                     or not LATER.search(sentence)):
                 return None  # "I'm opening an incident now" + the call: narration
             return Candidate(kind=Kind.COMMITMENT, subtype=AGENT_ACTS[label], start=start,
                              end=end, text=sentence, score=SCORE, extractor=NAME,
