@@ -64,10 +64,11 @@ FLOORS: dict[str, dict[tuple[str, str], float]] = {
              ("constraint", "status"): 0.49},
     # The ninth batch, scored on arrival and at the end of its round (commitments R 0.673 /
     # P 0.734 / end 0.589, constraints R 0.724 / P 0.776 / end 0.474, after the models
-    # were retrained with the tenth batch): a couple of items under, to catch a regression
-    # on conversations nobody here has read.
-    "unseen": {("commitment", "recall"): 0.65, ("commitment", "precision"): 0.71,
-               ("commitment", "status"): 0.57,
+    # were retrained with the tenth batch; at the end of the next round R 0.683 / P 0.737 /
+    # end 0.624, constraints R 0.724 / P 0.778): a couple of items under, to catch a
+    # regression on conversations nobody here has read.
+    "unseen": {("commitment", "recall"): 0.67, ("commitment", "precision"): 0.71,
+               ("commitment", "status"): 0.60,
                ("constraint", "recall"): 0.70, ("constraint", "precision"): 0.75,
                ("constraint", "status"): 0.45},
 }

@@ -25,7 +25,10 @@ Decisions (documented here because they are judgement calls):
   shipping as well" -> both granted). Both clauses must be concessions.
 * ``declined`` needs a first-person agent ("I can't refund the delivery charge").
   Third-party and policy statements ("the courier doesn't collect at weekends") are not
-  commitments. ``revoked`` is a declined clause with a reversal cue ("after all").
+  commitments. ``revoked`` is a declined clause with a reversal cue ("after all"), or a
+  take-back ("I have to take back the waiver I gave you", "I've had to remove the credit I
+  gave you earlier"): a record of its own, as the label guide has it, that revokes the
+  earlier commitment sharing its terms (:mod:`extractors.dialogue.revocations`).
 * Undo: an agent clause whose verb takes something back (:data:`UNDO`: "I'm releasing the
   hold", "I've cancelled the reservation", "I'll drop the discount", "your booking has been
   cancelled") and whose object is not a charge (:data:`CHARGE`: dropping a fee concedes,
