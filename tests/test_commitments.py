@@ -302,6 +302,8 @@ def test_commitments_stated_without_i_will(text: str, subtype: str, nlp) -> None
     "That's well beyond what you asked for.",  # scope, nothing refused
     "We no longer need the signed form.",
     "There's no charge for the second visit.",
+    "Here's what I can rebook you on at no extra cost:",  # a lead-in, not the offer
+    "No refund has been sent to the buyer.",  # nothing granted
     "Unfortunately the noise remains.",
     # looking a record up, and owning up to a slip, grant nothing
     "I've got Mrs Kowalczyk's record open.",

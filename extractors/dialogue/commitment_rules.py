@@ -48,6 +48,8 @@ REVOKE_CUE = rx(
     r"i\s+was\s+wrong|my\s+mistake|i\s+made\s+a\s+mistake|have\s+to\s+(?:withdraw|retract))\b",
     regex.IGNORECASE,
 )
+#: A subject that denies the thing: "No refund has been sent", "None of it was charged".
+NO_SUBJECT = rx(r"^\W*(?:no|none\s+of)\b", regex.IGNORECASE, linear=True)
 #: Taking back what was given: "I have to take back the waiver I gave you", "I've had to
 #: remove the $50 credit I gave you earlier", "I'm going to have to reverse the waiver",
 #: "I've taken back the modify rights I gave her" -- an obligation to undo, or "take back"
@@ -179,9 +181,10 @@ RULES: tuple[Rule, ...] = (
     Rule("first_person_doing", CommitmentSubtype.GRANTED, 0.6,
          lambda f, t, c: _first(f) and not f.negated and not c.question and _acts(f)
          and f.progressive and not f.modal),
+    # "the refund has been issued" -- not "No refund has been sent to the buyer"
     Rule("entitlement_done", CommitmentSubtype.GRANTED, 0.7,
          lambda f, t, c: f.person == 3 and f.subject in ENTITLEMENT_STEMS and f.passive
-         and f.perfect and not f.negated and not c.question),
+         and f.perfect and not f.negated and not c.question and not NO_SUBJECT.match(t)),
     Rule("first_person_will", CommitmentSubtype.PROMISED, 0.8,
          lambda f, t, c: _first(f) and f.modal == "will" and _acts(f) and not c.question),
     # "You'll get a text the evening before" -- not what the user will have to do ("anyone

@@ -195,7 +195,10 @@ LEAD_IN = rx(r"(?:\b(?:offer|propose|suggest)(?:\s+(?:you|to\s+you))?|\bthe\s+fo
              r"\bone\s+of\s+(?:these|those|the\s+following)|\b(?:two|three|four|a\s+few|some|"
              r"several|\d)\s+(?:options?|choices?|alternatives?|ways?)|"
              # "What I can offer instead is this:", "... are as follows"
-             r"\b(?:is|are)\s+(?:this|these|as\s+follows))\W*$",
+             r"\b(?:is|are)\s+(?:this|these|as\s+follows))\W*$|"
+             # "Here's what I can arrange:", "Here's what I can rebook you on at no extra cost"
+             r"^\W*(?:here(?:['’]s|\s+is)|this\s+is)\s+what\s+(?:I|we)\s+(?:can|could)\b"
+             r"[^.!?\n]{0,60}$",
              regex.IGNORECASE, linear=True)
 #: The agent looking a record up, which grants nothing: "I've got the booking", "I've got
 #: Mrs Kowalczyk's record open", "I've pulled up your account".
