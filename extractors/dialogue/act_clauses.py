@@ -66,6 +66,13 @@ def _hypothetical_sentence(sentence: str) -> bool:
     return m is not None and hypothetical(m.group("cond"))
 
 
+def _later_promise(sentence: str) -> bool:
+    """Whether a sentence of a message that calls tools may promise something: it waits
+    for a condition or a later time and does not narrate the call ("Let me run the
+    tests", "I'll pull up your account")."""
+    return bool(LATER.search(sentence)) and not NARRATION.search(sentence)
+
+
 class ActClauses:
     """Commitment and constraint candidates from the sentence act model."""
 
@@ -87,7 +94,8 @@ class ActClauses:
         spans = [(s, e) for s, e in sentences(text)
                  if not text[s:e].rstrip().endswith("?") and not _QUOTED.search(text[s:e])
                  and not text[s:e].lstrip().startswith(("===", ">"))
-                 and not _hypothetical_sentence(text[s:e])]
+                 and not _hypothetical_sentence(text[s:e])
+                 and (not turn.calls_tools or _later_promise(text[s:e]))]
         if not spans:
             return []
         out = []
@@ -127,9 +135,8 @@ class ActClauses:
             label = max(AGENT_ACTS, key=lambda k: (scores[k], k))
             if scores[label] < THRESHOLDS[label]:
                 return None
-            if turn.calls_tools and (label != "PROMISE" or NARRATION.search(sentence)
-                                     or not LATER.search(sentence)):
-                return None  # "I'm opening an incident now" + the call: narration
+            if turn.calls_tools and label != "PROMISE":
+                return None  # a grant or an offer beside a call is the call's own act
             return Candidate(kind=Kind.COMMITMENT, subtype=AGENT_ACTS[label], start=start,
                              end=end, text=sentence, score=SCORE, extractor=NAME,
                              why=f"act model: {label} {scores[label]:.2f}",

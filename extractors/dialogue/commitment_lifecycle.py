@@ -112,14 +112,9 @@ class CommitmentLifecycle:
             undos = undo_changes(turn, doc, new, earlier)
             changes += undos
             touched = {c.record_id for c in changes}
-            # a revocation whose clause already took back what it names is done with
-            undone = [(c.evidence_start, c.evidence_end) for c in undos
-                      if c.evidence_start is not None and c.evidence_end is not None]
             new = [n for n in new if n.id not in touched]
             older = [r for r in older if r.id not in touched]
-            changes += revocations(turn, [
-                n for n in new if not (n.subtype == CommitmentSubtype.REVOKED and any(
-                    a < n.end and n.start < b for a, b in undone))], older)
+            changes += revocations(turn, new, older, undos)
             changes += corrections(turn, new, older)
             touched = {c.record_id for c in changes}
             changes += self._alternative_taken(turn, new, [r for r in older
@@ -281,6 +276,8 @@ class CommitmentLifecycle:
                      if not c.question and RECEIVED.search(turn.text[c.start:c.end])]
         else:
             found = [(c, False) for c in reported_clauses(turn.text)]
+        received_terms = {r.id: receipt_terms(r.text) for r in pending} \
+            if any(received for _, received in found) else {}
         for clause, received in found:
             ctext = turn.text[clause.start:clause.end]
             if CONDITION_CUE.search(ctext) and "once" in ctext.lower():
@@ -304,7 +301,7 @@ class CommitmentLifecycle:
                 # review window has started", "Priya will need them intact")
                 named = not received and not AHEAD.search(ctext) and ties(
                     terms(r.text, specific=False), terms(ctext, specific=False))
-                shared = receipt_terms(r.text) & said if received else set()
+                shared = received_terms[r.id] & said if received else set()
                 if shared and shared <= CHANNEL_WORDS:
                     # "got the text" ties by its channel alone: it receives one message,
                     # the first promised
@@ -322,19 +319,22 @@ class CommitmentLifecycle:
         """A user turn saying the colleague or team the agent spoke for did the promised
         act: "the assessor texted yesterday" after "the assessor will text you" -- the
         actor and the promised verb in one clause that neither looks ahead nor denies."""
+        theirs = [(r, str(r.attrs["verb"]), terms(str(r.attrs["actor"]))) for r in pending
+                  if r.attrs.get("actor") not in (None, "", "assistant", "user")
+                  and len(str(r.attrs.get("verb") or "")) >= 4
+                  and r.attrs["verb"] not in GENERIC_ACTS]
         out: list[Change] = []
+        if not theirs:
+            return out
+        kept: set[str] = set()
         for clause in clauses(turn.text):
             ctext = turn.text[clause.start:clause.end]
             if clause.question or AHEAD.search(ctext) or NOT_DONE.search(ctext):
                 continue
             words = word_stems(ctext)
-            for r in pending:
-                actor = str(r.attrs.get("actor") or "")
-                verb = str(r.attrs.get("verb") or "")
-                if actor in ("", "assistant", "user") or len(verb) < 4 \
-                        or verb in GENERIC_ACTS or r.id in {c.record_id for c in out}:
-                    continue
-                if verb in words and terms(actor) & words:
+            for r, verb, actor in theirs:
+                if r.id not in kept and verb in words and actor & words:
+                    kept.add(r.id)
                     out.append(Change.status(r, Status.FULFILLED, turn, clause.start,
                                              clause.end, note="done"))
         return out

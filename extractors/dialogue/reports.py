@@ -40,8 +40,6 @@ RECEIVED = rx(
     regex.IGNORECASE)
 #: Words for one channel: "got the text" receives what "I'll send you an SMS" promised.
 CHANNELS = ({"text", "sms", "messag"}, {"email", "e-mail", "mail"}, {"call", "ring", "phone"})
-
-
 CHANNEL_WORDS = frozenset().union(*CHANNELS)
 
 
@@ -53,6 +51,8 @@ def receipt_terms(text: str) -> set[str]:
         if channel & out:
             out |= channel
     return out
+
+
 #: A user reporting their own act done: "Sent.", "Done", "I've uploaded them".
 USER_DONE = rx(r"^\W*(?:done|sent|uploaded|submitted|posted|emailed|attached|signed)\b|"
                r"\bI\s*(?:['’]ve|\s+have)\s+(?:now\s+|just\s+)?(?:sent|uploaded|submitted|"

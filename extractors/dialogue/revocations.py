@@ -62,26 +62,31 @@ def undo_changes(turn: TurnView, doc: Doc | None, new: list[Record], earlier: li
     return out
 
 
-def revocations(turn: TurnView, new: list[Record], older: list[Record]) -> list[Change]:
+def revocations(turn: TurnView, new: list[Record], older: list[Record],
+                undos: list[Change]) -> list[Change]:
     """Revoke what a new revocation or refusal takes back: the earlier commitment about
-    the same thing ("I can't waive it after all": the latest, when none is named)."""
+    the same thing ("I can't waive it after all": the latest, when none is named). A
+    revocation whose clause an undo of ``undos`` already took its record back by is done."""
+    undone = [(c.evidence_start, c.evidence_end) for c in undos
+              if c.evidence_start is not None and c.evidence_end is not None]
     out = []
     for n in new:
         if n.subtype not in {CommitmentSubtype.REVOKED, CommitmentSubtype.DECLINED}:
             continue
+        if n.subtype == CommitmentSubtype.REVOKED and any(a < n.end and n.start < b
+                                                          for a, b in undone):
+            continue
         pool = [r for r in older if r.subtype in UNDOABLE and r.role == "assistant"]
         if n.attrs.get("rule") == "take_back":
             # what it names: "the 500 bonus points I added earlier" takes back "I've
-            # added 500 bonus points", not "I'll take the £38.50 off" (a verb alike)
+            # added 500 bonus points", not "I'll take the £38.50 off" (a verb alike);
+            # never the latest by default ("the €500 overdraft I set up" names its own)
             mine = terms(n.text)
             same = [r for r in pool if ties(terms(r.text), mine)][-1:]
         else:
             same = [r for r in pool if about_same(r, n)]
-        if not same and n.subtype == CommitmentSubtype.REVOKED and pool \
-                and n.attrs.get("rule") != "take_back":
-            # "I can't waive it after all": the latest one -- not for a take-back,
-            # which names what it takes back ("the €500 overdraft I set up")
-            same = [pool[-1]]
+            if not same and n.subtype == CommitmentSubtype.REVOKED and pool:
+                same = [pool[-1]]  # "I can't waive it after all": the latest one
         for r in same:
             out.append(Change.status(r, Status.REVOKED, turn, n.start, n.end,
                                      note=f"{n.subtype} turn {turn.number}"))
