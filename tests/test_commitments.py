@@ -30,6 +30,11 @@ def found(text: str, nlp, role: str = "assistant") -> list[tuple[str, str]]:
 
 
 EXTRACTION = [
+    # what the business does as its practice: a promise
+    ("For a delayed bag we reimburse essentials up to EUR 50 per day, against receipts.",
+     [("promised", "For a delayed bag we reimburse essentials up to EUR 50 per day, against "
+                   "receipts")]),
+    ("Do we reimburse taxis?", []),
     ("Understood — I've waived the €75 restocking fee for this return, and we'll cover "
      "return shipping as well.",
      [("granted", "I've waived the €75 restocking fee for this return"),
@@ -213,6 +218,14 @@ def test_value_and_attrs(nlp) -> None:
     # an elliptical yes to what the agent asked of them
     ("Ok, will do. Thanks!", [("promised", "will do")]),
     ("What will do the trick?", []),
+    # the same promise typed in a hurry: no apostrophe, no subject
+    ("ok ill ring the bank tmrw", [("promised", "ill ring the bank tmrw")]),
+    ("sure, will upload the confirmation in 5 min",
+     [("promised", "will upload the confirmation in 5 min")]),
+    ("great. will I need another blood test before I see her?", []),
+    ("my salary comes in on the 7th, will it still arrive?", []),
+    ("ill wait for the call", []),
+    ("I'm ill today.", []),
 ])
 def test_user_turns_only_claim(text: str, expected, nlp) -> None:
     assert found(text, nlp, role="user") == expected

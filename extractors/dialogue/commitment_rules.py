@@ -17,6 +17,7 @@ from extractors.dialogue.commitment_shapes import (
     DONE_STATE,
     EXPECTED_TIME,
     IMPOSSIBLE,
+    INFORMAL_WILL,
     MEASURE,
     ON_US,
     SET_FOR,
@@ -86,6 +87,10 @@ _S_RECEIPT = frozenset(stem(w) for w in RECEIPT)
 _S_CONTACT = frozenset(stem(w) for w in "message ring phone ping chase update confirm".split())
 #: What a user may be spared losing: "you won't lose your place" (not "you won't pay
 #: interest on it", which states how a product works).
+#: What a business does for its customers as a matter of course: "we reimburse up to
+#: CAD 150 with receipts", "we pay the vet directly".
+_S_ON_OUR_SIDE = frozenset(stem(w) for w in
+                           "reimburse refund pay cover return replace credit compensate".split())
 _S_USER_LOSS = frozenset(stem(w) for w in "lose".split())
 
 
@@ -115,6 +120,13 @@ def _set_for(f: Features, text: str, c: Clause, verbs: frozenset[str]) -> bool:
     return (_first(f) and not f.modal and not f.past and not f.perfect and not f.negated
             and not c.question and not f.passive and f.verb in verbs
             and bool(SET_FOR.search(text)))
+
+
+def _typed_will(text: str) -> bool:
+    """An "ill ..." or subjectless "will ..." that binds the user to an act (not "will
+    be there", "ill wait")."""
+    m = INFORMAL_WILL.search(text)
+    return m is not None and stem(m["verb"].lower()) not in USER_NOT_COMMITTING
 
 
 def _impossible(text: str) -> bool:
@@ -220,6 +232,12 @@ RULES: tuple[Rule, ...] = (
          and not f.negated and not c.question and not f.past
          and bool(EXPECTED_TIME.search(t)) and not MEASURE.search(t)
          and not YOU_MUST.search(t)),
+    # "we reimburse reasonable ground transport up to €50", "In this situation we move
+    # you to a hotel ... at our cost": what the business does, said as its practice
+    Rule("we_do_as_practice", CommitmentSubtype.PROMISED, 0.55,
+         lambda f, t, c: f.person == 1 and f.subject == "we" and not f.modal and not f.past
+         and not f.perfect and not f.progressive and not f.passive and not f.negated
+         and not c.question and f.verb in _S_ON_OUR_SIDE),
     Rule("on_us", CommitmentSubtype.GRANTED, 0.6,
          lambda f, t, c: not c.question and bool(ON_US.search(t))),
     # "I message you here before 8:00": an act in the present tense set for a time
@@ -258,6 +276,10 @@ USER_RULES: tuple[Rule, ...] = (
     # "Will do." / "ok, will do": an elliptical yes to what the agent asked them to do
     Rule("will_do", CommitmentSubtype.PROMISED, 0.6,
          lambda f, t, c: not c.question and bool(WILL_DO.match(t))),
+    # "ill ring the bank tmrw", "will upload the confirmation in 5 min": the same as
+    # typed in a hurry (the parser reads no first person in either)
+    Rule("user_will_typed", CommitmentSubtype.PROMISED, 0.55,
+         lambda f, t, c: not c.question and _typed_will(t)),
     # "I'll ask Priya to review it", "I'll decide before the 28th": the user binds
     # themselves to an act (not "I'll take it", "I'll wait")
     Rule("user_will", CommitmentSubtype.PROMISED, 0.6,

@@ -221,6 +221,17 @@ FRONTED_TEMPORAL = rx(r"^(?:(?:and|but|so),?\s+)?(?:before|until|till|once|after
 #: The user's elliptical promise: "Will do", "ok will do, thanks".
 WILL_DO = rx(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yep|thanks)\W+)?will\s+do\b", regex.IGNORECASE,
              linear=True)
+#: The user's promise as chat types it: "ill send the photo tonight", "ok, will fill it
+#: in tonight", "and will get back to you by Thursday" -- an "I'll" without its
+#: apostrophe, or a "will" without its subject, at the head of a clause or after its
+#: comma ("im cancelling then, ill move the shoe rack"). ``verb`` is the
+#: word after it; a question ("will I need ...?", "will it arrive?") never matches, as a
+#: pronoun or an article after "will" is a subject, not an act.
+INFORMAL_WILL = rx(r"(?:^|[,;]\s)\W*(?:(?:ok(?:ay)?|sure|yes|yeah|yep|fine|ugh|right|alright|and|so|"
+                   r"then)\W+)*(?:ill|will)\s+(?:just\s+|also\s+|then\s+)?"
+                   r"(?!(?:i|you|he|she|it|we|they|this|that|these|those|there|the|a|an|my|"
+                   r"your|his|her|our|their|someone|somebody|anyone|anybody|not|only|never|"
+                   r"do)\b)(?P<verb>[a-z]+)\b", regex.IGNORECASE, linear=True)
 #: What a user commits to deliver ("I'll send the photo tonight"): verbs of handing over.
 #: When an act in the present tense is set for: "I message you here before 8:00", "I
 #: send photos tomorrow evening", "I call you Friday".
