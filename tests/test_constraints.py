@@ -57,6 +57,11 @@ def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
     ("dont have a receipt", []),
     ("It's no good, the router still drops.", []),  # a complaint, no rule
     ("I ran the tests with `pytest -q` already.", []),
+    # a comparison, a hedge, a verdict on a reply; a "not" nobody shouts
+    ("Well, €300 is better than nothing.", []),
+    ("I think monthly is better.", []),
+    ("oh nice, that's better.", []),
+    ("I'm not sure about the date.", []),
 ])
 def test_extraction(text: str, expected, nlp) -> None:
     got = analyze_constraints(turn(text), nlp(text))
@@ -128,6 +133,10 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("Mornings are a no go for me.", "prohibition"),
     ("just leave that", "prohibition"),
     ("Always run the suite with TZ=UTC.", "requirement"),
+    # a choice rated for the user; a refusal in capitals
+    ("email is much better for me", "preference"),
+    ("In person would be preferable.", "preference"),
+    ("I am NOT driving back out to Pearson, it's an hour each way.", "prohibition"),
     ("run the tests with `pytest -q -p no:cacheprovider`", "requirement"),
     # a bare "not X" with its reason after a comma
     ("And not Tuesday, that's my office day so no one will be home.", "prohibition"),

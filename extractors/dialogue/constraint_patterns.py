@@ -195,6 +195,19 @@ PATTERNS: tuple[Pattern, ...] = (
         r"between|\d{1,2}:\d\d|\d{1,2}\s*(?:am|pm))\b)"
         r"(?=.*\b(?:please|pls|best|instead|though|preferably|only)\b)"
         r"(?P<rest>.+)$", _I)),
+    # "Email is best", "the 15th is much better for me", "In person would be preferable":
+    # a choice rated for the user -- not a comparison ("€300 is better than nothing"), a
+    # hedge ("I think monthly is better") or a verdict on a reply ("that's better")
+    Pattern("better_for_me", ConstraintSubtype.PREFERENCE, 0.6, rx(
+        r"^(?:(?:and|but|also|oh,?|so|honestly|tbh)\s+)?"
+        r"(?!(?:that|it|this|which|what|there|I|we|you)\b)(?P<rest>[\w'’ -]{1,30}?\s+"
+        r"(?:is|are|would\s+be)\s+(?:much\s+|far\s+|a\s+lot\s+|way\s+)?"
+        r"(?:better|best|preferable|easier)(?:\s+for\s+(?:me|us))?(?:\s+now)?)"
+        r"\s*(?:[,;.!]|$)", _I)),
+    # "I am NOT driving back out to Pearson", "we're NOT moving": a refusal the user
+    # shouts (the capitals are the cue; "I'm not sure" is no rule)
+    Pattern("shouted_not", ConstraintSubtype.PROHIBITION, 0.7, rx(
+        r"\b(?i:I\s+am|I['’]m|im|we\s+are|we['’]re)\s+NOT\s+(?P<rest>(?i:\w+ing)\b.*)$")),
     # "we can't do Saturdays", "the engineer cannot come before 14:00", "can't do 9-11
     # tue/thu": a time someone on the user's side is not available
     Pattern("unavailable", ConstraintSubtype.PROHIBITION, 0.65, rx(
