@@ -62,6 +62,8 @@ def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
     ("I think monthly is better.", []),
     ("oh nice, that's better.", []),
     ("I'm not sure about the date.", []),
+    ("Can you make that next month it's not blocked again?", []),
+    ("Can you not just override it?", []),
 ])
 def test_extraction(text: str, expected, nlp) -> None:
     got = analyze_constraints(turn(text), nlp(text))
@@ -137,6 +139,10 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("email is much better for me", "preference"),
     ("In person would be preferable.", "preference"),
     ("I am NOT driving back out to Pearson, it's an hour each way.", "prohibition"),
+    # a request asked as a question that rules out the other way
+    ("can he send sms not ring?", "preference"),
+    ("And can everything be done by email, not letters?", "preference"),
+    ("can they text before they turn up tho, not just show up", "preference"),
     ("run the tests with `pytest -q -p no:cacheprovider`", "requirement"),
     # a bare "not X" with its reason after a comma
     ("And not Tuesday, that's my office day so no one will be home.", "prohibition"),

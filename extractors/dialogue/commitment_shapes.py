@@ -227,8 +227,8 @@ WILL_DO = rx(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yep|thanks)\W+)?will\s+do\b", regex.
 #: comma ("im cancelling then, ill move the shoe rack"). ``verb`` is the
 #: word after it; a question ("will I need ...?", "will it arrive?") never matches, as a
 #: pronoun or an article after "will" is a subject, not an act.
-INFORMAL_WILL = rx(r"(?:^|[,;]\s)\W*(?:(?:ok(?:ay)?|sure|yes|yeah|yep|fine|ugh|right|alright|and|so|"
-                   r"then)\W+)*(?:ill|will)\s+(?:just\s+|also\s+|then\s+)?"
+INFORMAL_WILL = rx(r"(?:^|[,;]\s)\W*(?:(?:ok(?:ay)?|sure|yes|yeah|yep|fine|ugh|right|alright|"
+                   r"and|so|then)\W+)*(?:ill|will)\s+(?:just\s+|also\s+|then\s+)?"
                    r"(?!(?:i|you|he|she|it|we|they|this|that|these|those|there|the|a|an|my|"
                    r"your|his|her|our|their|someone|somebody|anyone|anybody|not|only|never|"
                    r"do)\b)(?P<verb>[a-z]+)\b", regex.IGNORECASE, linear=True)

@@ -245,3 +245,13 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?!\s+(?:[\w@.-]+\s+){1,3}on\s+(?:it|this|that|(?:the\s+)?review)\b)"
         r"(?P<rest>\s+(?!(?:it|this|that|them)\s*[.!]?$)\S.{2,})$", _I)),
 )
+
+#: A request asked as a question that rules out the other way: "can he send sms not
+#: ring?", "can everything be done by email, not letters?", "could you text me rather
+#: than ring" -- a preference, where a plain question ("can you make it next month,
+#: it's not blocked again?") is not one. ``rest`` is what is asked for.
+ASKED_INSTEAD = rx(
+    r"^(?:(?:and|also|oh|so|but)\s+)?(?:can|could)\s+(?:you|they|he|she|it|everything|we|"
+    r"someone|somebody)\s+(?!not\b)(?P<rest>\w[^?]{0,80}?(?:,\s+not\s+(?!sure\b)|"
+    r"\s+not\s+(?=[\w'’-]+\W*$)|\s+rather\s+than\s+|\s+instead\s+of\s+)\w[^?]{0,40})", _I,
+    linear=True)

@@ -22,7 +22,7 @@ import regex
 
 from extractors.base import Candidate, Change, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
-from extractors.dialogue.constraint_patterns import PATTERNS
+from extractors.dialogue.constraint_patterns import ASKED_INSTEAD, PATTERNS
 from extractors.dialogue.reports import reported_clauses
 from extractors.dialogue.tool_evidence import argument_values, reads_only, tool_failed
 from extractors.records import CommitmentSubtype, ConstraintSubtype, Kind, Record, Status
@@ -112,6 +112,11 @@ def core(text: str) -> str:
     return _POLITE.sub("", INTRO.sub("", _OPENER.sub("", text, count=1), count=1), count=1)
 
 
+def core_of_question(text: str) -> str:
+    """A question clause without its list number or filler (its "can you" kept)."""
+    return INTRO.sub("", _OPENER.sub("", text, count=1), count=1)
+
+
 def polite_imperative(text: str) -> bool:
     """True if a question clause is an instruction ("can you please reply in French")."""
     rest = core(text)
@@ -174,6 +179,15 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     out: list[Candidate] = []
     for clause in clauses(text, doc, skip):
         ctext = text[clause.start:clause.end]
+        # asked with or without its "?" ("can they text first tho, not just show up")
+        asked = ASKED_INSTEAD.match(core_of_question(ctext))
+        if asked is not None:
+            out.append(Candidate.of(text, clause.start, clause.end, kind=Kind.CONSTRAINT,
+                                    subtype=ConstraintSubtype.PREFERENCE, score=0.6,
+                                    extractor=NAME, why="rule 'asked_instead'",
+                                    label=_label(text, asked["rest"]),
+                                    attrs={"rule": "asked_instead"}))
+            continue
         if clause.question and not guard.match(
                 r"(?:(?:please|pls|plz)\s+)?(?:don['’]?t|do\s+not)\b", ctext, _I) \
                 and not polite_imperative(ctext):
