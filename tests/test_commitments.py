@@ -104,9 +104,14 @@ def test_background_clauses_and_lead_ins_commit_to_nothing(text: str, nlp) -> No
 
 
 @pytest.mark.parametrize("text, done", [
-    ("PR #412 is up.", True),
     ("Refund RF-SH-9012 for €13.99 is issued.", True),
     ("The £612.40 collection scheduled for 2 May has been cancelled.", True),
+    ("My supervisor Rafael has approved a goodwill credit.", True),
+    # a state reached that gives nothing is a status, not a grant (its identifiers are
+    # carried as values)
+    ("PR #412 is up.", False),
+    ("Your installation is booked.", False),
+    ("Committed as 3e1a9f4 on fix/export-name-handling.", False),
     # a standing arrangement, a subordinate clause, a feeling, a range: no act done
     ("Interviews are held online via Teams.", False),
     ("The hold is applied automatically to every open dispute.", False),
@@ -291,10 +296,11 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     # a team, a role or a name of the agent's side that cannot act
     ("Finance can't accept a bank statement instead of the receipt.", "declined"),
     ("The claims team isn't able to reopen it after 90 days.", "declined"),
-    # done, announced without "I": a longer subject, a bare participle, an approval
+    # done, announced without "I": a longer subject, a bare participle with its figure, an
+    # approval
     ("The £612.40 collection scheduled for 2 May has been cancelled.", "granted"),
     ("Refund RF-SH-9012 for €13.99 is issued.", "granted"),
-    ("Sent to t.wrobel@outlook.ie.", "granted"),
+    ("Sent to t.wrobel@outlook.ie, €564 for the 6 months.", "granted"),
     ("My supervisor Rafael has approved a goodwill credit of £30.", "granted"),
     # a cost we take on, named
     ("Return shipping is on us.", "granted"),

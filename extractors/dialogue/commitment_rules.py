@@ -44,6 +44,12 @@ from extractors.text.lexicon import stem
 
 # -- lexicons (data) -------------------------------------------------------------------
 
+#: What makes a state announced without "I" a concession: money, a verb of giving, or a
+#: hold kept for the user ("the Wednesday slot is held under reference HLD-30417").
+CONCEDED = rx(r"[€$£]\s?\d|\d\s?(?:€|EUR|USD|GBP|CHF|CAD|AUD|NOK|SEK|DKK|PLN)\b|"
+              r"\b(?:USD|EUR|GBP|CHF|CAD|AUD|NOK|SEK|DKK|PLN)\s?\d|"
+              r"\b(?:approved|waived|credited|refunded|issued|held|reserved)\b", regex.IGNORECASE,
+              linear=True)
 REVOKE_CUE = rx(
     r"\b(?:after\s+all|any\s?more|no\s+longer|on\s+second\s+thought|after\s+checking|"
     r"i\s+was\s+wrong|my\s+mistake|i\s+made\s+a\s+mistake|have\s+to\s+(?:withdraw|retract))\b",
@@ -253,9 +259,16 @@ RULES: tuple[Rule, ...] = (
          lambda f, t, c: f.person in {2, 3} and f.modal == "will" and f.negated
          and not c.question and f.verb in SPARED
          and (f.passive or (f.person == 2 and f.verb in _S_USER_LOSS))),
+    # "Refund RF-SH-9012 for €13.99 is issued", "My supervisor has approved a goodwill
+    # credit": a state announced without "I" is a grant when it concedes something (money,
+    # a verb of giving, a hold). A bare status ("Your installation is booked", "PR #412 is
+    # up", "Committed as 3e1a9f4") is not: the label guide's readers counted one in four of
+    # those on the blind train and dev splits (the concessions held up), and their
+    # identifiers are carried as values anyway.
     Rule("done_state", CommitmentSubtype.GRANTED, 0.55,
          lambda f, t, c: not c.question and not f.negated and bool(DONE_STATE.match(t))
-         and not NOT_YET.search(t) and not IF_CLAUSE.match(t)),  # "If it is extended, ..."
+         and not NOT_YET.search(t) and not IF_CLAUSE.match(t)  # "If it is extended, ..."
+         and bool(CONCEDED.search(t))),
     Rule("first_person_can", CommitmentSubtype.OFFERED, 0.7,
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
          and _acts(f) and not c.question),
