@@ -95,6 +95,10 @@ EXTRACTION = [
     # a state under a condition is not a state reached
     "If your leave is extended beyond September, let me know.",
     "If the parcel is returned to us, please tell me.",
+    # an account of how the work was done gives nothing
+    "I left it alone to keep this PR small.",
+    "I used last year's Tier 1 rate.",
+    "I calculated that at time and a half.",
     # a lead-in to the options that follow offers none itself
     "What I can offer instead is this:",
     "The choices we have are as follows:",

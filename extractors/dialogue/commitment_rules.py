@@ -93,6 +93,10 @@ _S_RECEIPT = frozenset(stem(w) for w in RECEIPT)
 _S_CONTACT = frozenset(stem(w) for w in "message ring phone ping chase update confirm".split())
 #: What a user may be spared losing: "you won't lose your place" (not "you won't pay
 #: interest on it", which states how a product works).
+#: How the work was done, not what was given: "I left it alone", "I used last year's
+#: rate", "I wrote `Duration.ofMinutes(15)`", "I calculated that at time and a half" --
+#: an account of the work, no grant (2 of 23 such clauses labelled on train and dev).
+_S_ACCOUNT = frozenset(stem(w) for w in "leave use write calculate count miss mix".split())
 #: What a business does for its customers as a matter of course: "we reimburse up to
 #: CAD 150 with receipts", "we pay the vet directly".
 _S_ON_OUR_SIDE = frozenset(stem(w) for w in
@@ -195,7 +199,7 @@ RULES: tuple[Rule, ...] = (
          and not f.past and f.verb in CONCESSION_STEMS),
     Rule("first_person_done", CommitmentSubtype.GRANTED, 0.85,
          lambda f, t, c: _first(f) and not f.negated and not c.question and _acts(f)
-         and (f.perfect or f.past) and not f.modal),
+         and (f.perfect or f.past) and not f.modal and f.verb not in _S_ACCOUNT),
     Rule("first_person_doing", CommitmentSubtype.GRANTED, 0.6,
          lambda f, t, c: _first(f) and not f.negated and not c.question and _acts(f)
          and f.progressive and not f.modal),
