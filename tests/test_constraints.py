@@ -63,6 +63,10 @@ def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
     ("oh nice, that's better.", []),
     ("I'm not sure about the date.", []),
     ("Can you make that next month it's not blocked again?", []),
+    # the bare request the conversation is about is no rule for how it is done
+    ("I want a refund.", []),
+    ("I want the money back", []),
+    ("I need this sorted", []),
     ("Can you not just override it?", []),
 ])
 def test_extraction(text: str, expected, nlp) -> None:
@@ -140,6 +144,9 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("In person would be preferable.", "preference"),
     ("I am NOT driving back out to Pearson, it's an hour each way.", "prohibition"),
     # a request asked as a question that rules out the other way
+    # a want that says how: a way, a thing ruled out, a time
+    ("I want that in writing.", "requirement"),
+    ("I want their pad thai not some other restaurant", "requirement"),
     ("can he send sms not ring?", "preference"),
     ("And can everything be done by email, not letters?", "preference"),
     ("can they text before they turn up tho, not just show up", "preference"),

@@ -124,6 +124,23 @@ def polite_imperative(text: str) -> bool:
                                 if p.name in ("dont_imperative", "manner_imperative"))
 
 
+#: What makes a want say how the task is done, not what it is: a time, a way, a thing
+#: ruled out or the only one wanted ("I need it by Thursday", "I want that in writing",
+#: "I want their pad thai not some other restaurant").
+_HOW = rx(r"\b(?:not|no|only|just|without|with|in\s+writing|by|before|after|until|from|"
+          r"today|tomorrow|tonight|this\s+week|on\s+(?:the|my|them|it)|as|per|each|every)\b|\d",
+          _I, linear=True)
+#: The want itself and at most this many words: "I want a refund", "I need this sorted",
+#: "I want the money back" -- the request the conversation is about, not a rule for it.
+_BARE_WANT = rx(r"\b(?:need|want|require|expect|like)s?\s+(?:\S+\s+){0,3}\S+\W*$", _I,
+                linear=True)
+
+
+def _says_how(text: str) -> bool:
+    """Whether a want is a rule for the task rather than the bare request for it."""
+    return bool(_HOW.search(text)) or not _BARE_WANT.search(text)
+
+
 def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict] | None:
     """Return (subtype, rule, score, label, attrs) for one user clause, or None."""
     if WITHDRAW.search(text):
@@ -163,7 +180,8 @@ def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict
             return None  # the user's own to-do
         if deadline and (you_to or not f.label):
             return ConstraintSubtype.REQUIREMENT, "need_by", 0.75, deadline, {"deadline": deadline}
-        if f.label and not needs_to and stem(f.label.split()[-1]) not in _VAGUE:
+        if f.label and not needs_to and stem(f.label.split()[-1]) not in _VAGUE \
+                and _says_how(text):
             attrs = {"deadline": deadline} if deadline else {}
             return ConstraintSubtype.REQUIREMENT, "i_need", 0.55, f.label, attrs
     return None
