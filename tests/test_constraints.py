@@ -67,6 +67,10 @@ def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
     ("I want a refund.", []),
     ("I want the money back", []),
     ("I need this sorted", []),
+    # what the user did not want then; a refusal of nothing in particular
+    ("I did not want renew", []),
+    ("we haven't accepted it yet", []),
+    ("I don't want problem with them", []),
     ("Can you not just override it?", []),
 ])
 def test_extraction(text: str, expected, nlp) -> None:

@@ -64,6 +64,17 @@ NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need w
 
 _VAGUE = frozenset(stem(w) for w in "help information info assistance thing something "
                    "anything".split())
+#: What a refusal names when it refuses nothing in particular.
+_NOTHING_NAMED = frozenset(stem(w) for w in "problem problems trouble repeat risk this that "
+                           "it".split())
+
+
+#: A refusal in the past said with "did" (which the parse reads as no past tense).
+_DID_NOT = rx(r"\b(?:I|we)\s+(?:did\s+not|didn['’]?t)\b", _I, linear=True)
+
+
+def _vague(label: str) -> bool:
+    return stem(label.split()[-1].lower()) in _NOTHING_NAMED
 
 
 def _label(text: str, rest: str | None) -> str | None:
@@ -166,7 +177,12 @@ def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict
         else:
             label = _label(text, groups.get("rest"))
         return p.subtype, p.name, p.score, label, {}
-    if f.person == 1 and f.negated and f.verb in REFUSAL_VERBS and f.label:
+    # "I'm not paying postage" -- not what the user did not want then ("I did not want
+    # renew", "we haven't accepted it yet") nor a wish about nothing in particular ("I
+    # don't want problem with them", "I do not want a repeat of this")
+    if f.person == 1 and f.negated and f.verb in REFUSAL_VERBS and f.label \
+            and not f.past and not f.perfect and not _DID_NOT.search(text) \
+            and not _vague(f.label):
         return ConstraintSubtype.PROHIBITION, "i_refuse", 0.8, f.label, {}
     if (f.person == 1 and f.negated and f.modal in ("will", "would") and f.label
             and f.verb not in _STATE_VERBS):
