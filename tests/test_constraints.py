@@ -71,6 +71,9 @@ def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
     ("I did not want renew", []),
     ("we haven't accepted it yet", []),
     ("I don't want problem with them", []),
+    # a part of a clause is read on its own only by a specific pattern
+    ("ok no big deal, its not my fault", []),
+    ("NOT doing that again lol", []),
     ("Can you not just override it?", []),
 ])
 def test_extraction(text: str, expected, nlp) -> None:
@@ -147,6 +150,10 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("email is much better for me", "preference"),
     ("In person would be preferable.", "preference"),
     ("I am NOT driving back out to Pearson, it's an hour each way.", "prohibition"),
+    # a rule beside its reason or its context in the same clause; a bare NOT shouted
+    ("Yes please. Same rule as the adjuster though, nobody before 10.", "prohibition"),
+    ("Repo is ~/src/ledger-svc, branch off main as chore/pgx-v5.", "requirement"),
+    ("Yes please but NOT a monday, same problem with the car.", "prohibition"),
     # a request asked as a question that rules out the other way
     # a want that says how: a way, a thing ruled out, a time
     ("I want that in writing.", "requirement"),

@@ -204,10 +204,11 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:is|are|would\s+be)\s+(?:much\s+|far\s+|a\s+lot\s+|way\s+)?"
         r"(?:better|best|preferable|easier)(?:\s+for\s+(?:me|us))?(?:\s+now)?)"
         r"\s*(?:[,;.!]|$)", _I)),
-    # "I am NOT driving back out to Pearson", "we're NOT moving": a refusal the user
-    # shouts (the capitals are the cue; "I'm not sure" is no rule)
+    # "I am NOT driving back out to Pearson", "we're NOT moving", "NOT a monday": a
+    # refusal the user shouts (the capitals are the cue; "I'm not sure" is no rule)
     Pattern("shouted_not", ConstraintSubtype.PROHIBITION, 0.7, rx(
-        r"\b(?i:I\s+am|I['’]m|im|we\s+are|we['’]re)\s+NOT\s+(?P<rest>(?i:\w+ing)\b.*)$")),
+        r"(?:\b(?i:I\s+am|I['’]m|im|we\s+are|we['’]re)\s+NOT\s+(?=(?i:\w+ing)\b)|^NOT\s+(?!(?i:\w+ing)\b))"
+        r"(?P<rest>\w.*)$")),
     # "we can't do Saturdays", "the engineer cannot come before 14:00", "can't do 9-11
     # tue/thu": a time someone on the user's side is not available
     Pattern("unavailable", ConstraintSubtype.PROHIBITION, 0.65, rx(

@@ -59,7 +59,7 @@ _STATE_VERBS = frozenset(stem(w) for w in "be have know need".split())
 #: The first person, which the feature-reading rules (i_refuse, i_wont, i_need) want.
 NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need way rush "
                         "hurry i i'm it that this you we they there one thats that's its "
-                        "it's im keep just not need sorry ok okay".split())
+                        "it's im keep just not need sorry ok okay big".split())
 
 
 _VAGUE = frozenset(stem(w) for w in "help information info assistance thing something "
@@ -227,13 +227,46 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
                 and not polite_imperative(ctext):
             continue
         found = _classify(ctext, features(text, clause, doc))
-        if found is None:
+        spans = [(clause.start, clause.end, found)] if found is not None else [
+            (clause.start + a, clause.start + b, f) for a, b, f in _segments(ctext)]
+        for start, end, hit in spans:
+            subtype, rule, score, label, attrs = hit
+            out.append(Candidate.of(text, start, end, kind=Kind.CONSTRAINT,
+                                    subtype=subtype, score=score, extractor=NAME,
+                                    why=f"rule '{rule}'", label=label,
+                                    attrs={"rule": rule, **attrs}))
+    return out
+
+
+#: Where a clause holds a rule beside its reason or its context: "Same rule as the
+#: adjuster though, nobody before 10", "Repo is ~/src/x, branch off main as chore/y".
+_SEGMENT = rx(r"[^,;]+", linear=True)
+
+
+#: The patterns specific enough to read a part of a clause on its own (a bare "not X" or
+#: "no X" there is mostly a remark: "no big deal", "its not my fault").
+_SEGMENT_RULES = frozenset({"dont_imperative", "nothing_may", "nothing_touched", "nothing_when",
+                            "nothing_that", "off_limits", "branch_base", "leave_alone",
+                            "under_no_circumstances", "unavailable", "shouted_not",
+                            "better_for_me", "must_stay", "stays", "make_sure", "prefer"})
+
+
+def _segments(ctext: str) -> list[tuple[int, int, tuple[str, str, float, str | None, dict]]]:
+    """The comma-separated parts of a clause that state a rule by a pattern of their own
+    (read only when the whole clause states none)."""
+    parts = [(m.start(), m.end()) for m in _SEGMENT.finditer(ctext)]
+    if len(parts) < 2:
+        return []
+    out = []
+    for a, b in parts:
+        seg = ctext[a:b]
+        a += len(seg) - len(seg.lstrip())
+        b -= len(seg) - len(seg.rstrip())
+        if b - a < 4:
             continue
-        subtype, rule, score, label, attrs = found
-        out.append(Candidate.of(text, clause.start, clause.end, kind=Kind.CONSTRAINT,
-                                subtype=subtype, score=score, extractor=NAME,
-                                why=f"rule '{rule}'", label=label,
-                                attrs={"rule": rule, **attrs}))
+        found = _classify(ctext[a:b], Features())
+        if found is not None and found[1] in _SEGMENT_RULES:
+            out.append((a, b, found))
     return out
 
 
