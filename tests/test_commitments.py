@@ -224,6 +224,8 @@ def test_value_and_attrs(nlp) -> None:
     ("I can pay by card.", []),
     ("I'll send the photo this evening.", [("promised", "I'll send the photo this evening")]),
     ("I'll wait for your call.", []),
+    ("I'll let you know by Thursday.", [("promised", "I'll let you know by Thursday")]),
+    ("I'll let them decide.", []),
     # an elliptical yes to what the agent asked of them
     ("Ok, will do. Thanks!", [("promised", "will do")]),
     ("What will do the trick?", []),

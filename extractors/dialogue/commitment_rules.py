@@ -44,6 +44,10 @@ from extractors.text.lexicon import stem
 
 # -- lexicons (data) -------------------------------------------------------------------
 
+#: "I'll let you know by Thursday": the user's word to come back (all seven such
+#: sentences on the blind train and dev splits are labelled promises), though "I'll let
+#: them decide" commits to nothing.
+LET_KNOW = rx(r"\blet\s+(?:you|u|y['’]all)\s+know\b", regex.IGNORECASE, linear=True)
 #: What makes a state announced without "I" a concession: money, a verb of giving, or a
 #: hold kept for the user ("the Wednesday slot is held under reference HLD-30417").
 CONCEDED = rx(r"[€$£]\s?\d|\d\s?(?:€|EUR|USD|GBP|CHF|CAD|AUD|NOK|SEK|DKK|PLN)\b|"
@@ -301,5 +305,6 @@ USER_RULES: tuple[Rule, ...] = (
     # themselves to an act (not "I'll take it", "I'll wait")
     Rule("user_will", CommitmentSubtype.PROMISED, 0.6,
          lambda f, t, c: _first(f) and f.modal == "will" and bool(f.verb)
-         and f.verb not in USER_NOT_COMMITTING and not f.negated and not c.question),
+         and (f.verb not in USER_NOT_COMMITTING or bool(LET_KNOW.search(t)))
+         and not f.negated and not c.question),
 )
