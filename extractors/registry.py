@@ -30,7 +30,8 @@ from extractors.dialogue.act_clauses import ActClauses
 from extractors.dialogue.answers import AnswerLinker
 from extractors.dialogue.commitment_lifecycle import CommitmentLifecycle
 from extractors.dialogue.commitments import CommitmentRules
-from extractors.dialogue.constraints import ConstraintLifecycle, ConstraintRules
+from extractors.dialogue.constraint_lifecycle import ConstraintLifecycle
+from extractors.dialogue.constraints import ConstraintRules
 from extractors.dialogue.questions import RuleQuestions
 from extractors.dialogue.releases import IdentifierReleases
 from extractors.errors import DuplicateNameError, PatternError, UnknownExtractorError

@@ -8,11 +8,8 @@ from hypothesis import strategies as st
 
 from extractors.base import TurnView
 from extractors.dialogue.commitments import analyze
-from extractors.dialogue.constraints import (
-    ConstraintLifecycle,
-    ConstraintRules,
-    analyze_constraints,
-)
+from extractors.dialogue.constraint_lifecycle import ConstraintLifecycle
+from extractors.dialogue.constraints import ConstraintRules, analyze_constraints
 from extractors.text.nlp import load
 from scratchpad.extraction import to_record as _to_record
 from scratchpad.records import Kind, Record, Status

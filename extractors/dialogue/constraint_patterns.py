@@ -256,3 +256,12 @@ ASKED_INSTEAD = rx(
     r"someone|somebody)\s+(?!not\b)(?P<rest>\w[^?]{0,80}?(?:,\s+not\s+(?!sure\b)|"
     r"\s+not\s+(?=[\w'’-]+\W*$)|\s+rather\s+than\s+|\s+instead\s+of\s+)\w[^?]{0,40})", _I,
     linear=True)
+
+#: A user giving a constraint up ("never mind the French", "phone is fine after all"):
+#: no new constraint, and the end of an earlier one.
+WITHDRAW = rx(
+    r"\b(?:never\s*mind|forget\s+(?:about\s+)?|scratch\s+that|"
+    r"(?:ignore|scrap|scratch|disregard|forget)\s+what\s+I\s+said|"
+    r"no\s+longer\s+(?:need|matters?)|doesn['’]?t\s+matter\s+any\s?more|"
+    r"(?:is|are)\s+(?:fine|ok(?:ay)?)\s+after\s+all|you\s+can\s+(?:touch|use|change|edit)|"
+    r"drop\s+the)\b", _I)
