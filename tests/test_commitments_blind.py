@@ -46,29 +46,30 @@ FROZEN = ("test", "unseen")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    # dev (137 conversations since the twelfth batch): commitments R 0.802 / P 0.820 /
-    # end 0.734, constraints R 0.785 / P 0.829 / end 0.498
-    "dev": {("commitment", "recall"): 0.79, ("commitment", "precision"): 0.81,
+    # dev (137 conversations since the twelfth batch): commitments R 0.817 / P 0.853 /
+    # end 0.733, constraints R 0.822 / P 0.840 / end 0.492 (eighth round)
+    "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.84,
             ("commitment", "status"): 0.72,
-            ("constraint", "recall"): 0.77, ("constraint", "precision"): 0.82,
+            ("constraint", "recall"): 0.81, ("constraint", "precision"): 0.83,
             ("constraint", "status"): 0.48},
     # The frozen split's floors guard the goals where they are met (commitments R
-    # 0.85 / end 0.75, constraints P 0.75) and sit a couple of items under the last
+    # 0.85 / P 0.80 / end 0.75, constraints P 0.75) and sit a couple of items under the last
     # end-of-round score where they are not (commitments P, constraints R; constraint end
     # status has no goal). They are not raised to each new score: a floor just under the
     # score turns every rule change into a keep-or-drop test against the frozen split
     # (and a failing floor prints its totals).
-    "test": {("commitment", "recall"): 0.85, ("commitment", "precision"): 0.77,
+    "test": {("commitment", "recall"): 0.85, ("commitment", "precision"): 0.80,
              ("commitment", "status"): 0.75,
              ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.75,
              ("constraint", "status"): 0.49},
     # The ninth batch, scored on arrival and at the end of its round (commitments R 0.673 /
     # P 0.734 / end 0.589, constraints R 0.724 / P 0.776 / end 0.474, after the models
     # were retrained with the tenth batch; at the end of the next round R 0.683 / P 0.737 /
-    # end 0.624, constraints R 0.724 / P 0.778): a couple of items under, to catch a
-    # regression on conversations nobody here has read.
-    "unseen": {("commitment", "recall"): 0.67, ("commitment", "precision"): 0.71,
-               ("commitment", "status"): 0.60,
+    # end 0.624, constraints R 0.724 / P 0.778; after the eighth round R 0.677 / P 0.752 /
+    # end 0.631, constraints unchanged): a couple of items under, to catch a regression on
+    # conversations nobody here has read.
+    "unseen": {("commitment", "recall"): 0.67, ("commitment", "precision"): 0.74,
+               ("commitment", "status"): 0.61,
                ("constraint", "recall"): 0.70, ("constraint", "precision"): 0.75,
                ("constraint", "status"): 0.45},
 }
