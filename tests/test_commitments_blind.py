@@ -1,6 +1,6 @@
 """Commitments and constraints on conversations nobody here wrote the rules against
 (``tests/data/commitments_blind.jsonl``: written and labelled blind from
-``tests/data/commitments_guide.md`` only, in eight batches, each split once by
+``tests/data/commitments_guide.md`` only, in thirteen batches, each split once by
 conversation; the later batches went to train and dev only).
 
 * ``train``: may teach the act model (``make train``) and be read while changing rules;
@@ -46,11 +46,11 @@ FROZEN = ("test", "unseen")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    # dev (137 conversations since the twelfth batch): commitments R 0.817 / P 0.853 /
-    # end 0.733, constraints R 0.822 / P 0.840 / end 0.492 (eighth round)
-    "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.84,
+    # dev (157 conversations since the thirteenth batch): commitments R 0.810 / P 0.844 /
+    # end 0.732, constraints R 0.812 / P 0.827 / end 0.493 (eighth round)
+    "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.83,
             ("commitment", "status"): 0.72,
-            ("constraint", "recall"): 0.81, ("constraint", "precision"): 0.83,
+            ("constraint", "recall"): 0.80, ("constraint", "precision"): 0.82,
             ("constraint", "status"): 0.48},
     # The frozen split's floors guard the issue's goals where they are met (commitments R
     # 0.85 / P 0.80 / end 0.75, constraints P 0.75) and sit a couple of items under the last
