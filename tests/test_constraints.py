@@ -71,6 +71,7 @@ def turn(text: str, role: str = "user", number: int = 1) -> TurnView:
     # a part of a clause is read on its own only by a specific pattern
     ("ok no big deal, its not my fault", []),
     ("NOT doing that again lol", []),
+    ("nothing in the email about it", []),
     ("Can you not just override it?", []),
 ])
 def test_extraction(text: str, expected, nlp) -> None:
@@ -151,6 +152,12 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("Yes please. Same rule as the adjuster though, nobody before 10.", "prohibition"),
     ("Repo is ~/src/ledger-svc, branch off main as chore/pgx-v5.", "requirement"),
     ("Yes please but NOT a monday, same problem with the car.", "prohibition"),
+    # where the work may go: a path ruled out or the only one allowed
+    ("hands off `migrations/` and `legacy/`", "prohibition"),
+    ("migrations/ is still off limits", "prohibition"),
+    ("nothing else under legacy/", "prohibition"),
+    ("only touch internal/ratelimit/ (code + tests)", "requirement"),
+    ("please nothing should be taken from my account before the 15th", "prohibition"),
     # a request asked as a question that rules out the other way
     # a want that says how: a way, a thing ruled out, a time
     ("I want that in writing.", "requirement"),

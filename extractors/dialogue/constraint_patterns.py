@@ -87,13 +87,25 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:stay|remain|keep)\b(?P<rest>.*)$", _I)),
     # "nothing in the commit message may mention traversal", "no test may hit the network"
     Pattern("nothing_may", ConstraintSubtype.PROHIBITION, 0.7, rx(
-        r"^(?:(?:and|but|also)\s+)?(?:nothing|none|no\s+[\w-]+)\b[^.;!?]{0,80}?\s+"
+        r"^(?:(?:and|but|also|please|pls|plz)\s+)?(?:nothing|none|no\s+[\w-]+)\b[^.;!?]{0,80}?\s+"
         r"(?:may|can|must|should|is\s+allowed\s+to|gets\s+to)\s+(?P<rest>\w.*)$", _I)),
     # "nothing under migrations/ gets touched", "nothing in config/ is changed"
     Pattern("nothing_touched", ConstraintSubtype.PROHIBITION, 0.7, rx(
         r"^(?:(?:and|but|also|so|just)\s+)?(?:nothing|none\s+of)\s+(?:in|under|inside|outside|"
         r"of)\s+(?P<rest>[^.;!?]{1,60}?\s+(?:gets?|is|are|should\s+be)\s+(?:touched|changed|"
         r"modified|edited|deleted|removed|moved|renamed))\b", _I)),
+    # "nothing in cmd/ or httpapi", "nothing else under legacy/": a place of the work ruled
+    # out by its path
+    Pattern("nothing_in_path", ConstraintSubtype.PROHIBITION, 0.7, rx(
+        r"^(?:(?:and|but|also|so|just)\s+)?(?:nothing|none)\s+(?:else\s+)?(?:in|under|inside|"
+        r"outside)\s+(?P<rest>[^\s/]*(?:/|`)[^.;!?]{0,60})$", _I, linear=True)),
+    # "hands off `migrations/`", "only touch internal/ratelimit/": where the work may go
+    Pattern("hands_off", ConstraintSubtype.PROHIBITION, 0.7, rx(
+        r"^(?:(?:and|but|also|so|oh,?)\s+)?hands\s+off\s+(?P<rest>\S.{0,80})$", _I,
+        linear=True)),
+    Pattern("only_touch", ConstraintSubtype.REQUIREMENT, 0.7, rx(
+        r"^(?:(?:and|but|also|so|just)\s+)?only\s+(?:touch|edit|change|modify)\s+"
+        r"(?P<rest>\S.{0,80})$", _I, linear=True)),
     # "nothing before 11am", "nothing on a Sunday night": a time ruled out
     Pattern("nothing_when", ConstraintSubtype.PROHIBITION, 0.65, rx(
         r"^(?:(?:and|but|also|so|just|oh,?)\s+)?(?:nothing|nobody|no\s+one|no\s+visits?|"
@@ -137,7 +149,7 @@ PATTERNS: tuple[Pattern, ...] = (
     # "prod is off limits", "`crates/storage/migrations/` is absolutely off-limits"
     Pattern("off_limits", ConstraintSubtype.PROHIBITION, 0.75, rx(
         r"^(?:(?:and|but|also|oh,?)\s+)?(?P<rest>(?:[^.;!?\n]|\.(?=\S)){1,80}?\s+(?:is|are)\s+"
-        r"(?:absolutely\s+|"
+        r"(?:still\s+)?(?:absolutely\s+|"
         r"strictly\s+|completely\s+|totally\s+)?(?:off[-\s]limits|out\s+of\s+bounds))\b", _I,
         linear=True)),
     # "branch off main, call it fix/x", "stay on pytz", "rebase onto develop": where the
