@@ -236,6 +236,7 @@ def test_value_and_attrs(nlp) -> None:
     ("great. will I need another blood test before I see her?", []),
     ("my salary comes in on the 7th, will it still arrive?", []),
     ("ill wait for the call", []),
+    ("ok ill do the iban thing tonight", [("promised", "ill do the iban thing tonight")]),
     ("I'm ill today.", []),
 ])
 def test_user_turns_only_claim(text: str, expected, nlp) -> None:

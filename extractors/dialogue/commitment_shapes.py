@@ -230,8 +230,10 @@ WILL_DO = rx(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yep|thanks)\W+)?will\s+do\b", regex.
 INFORMAL_WILL = rx(r"(?:^|[,;]\s)\W*(?:(?:ok(?:ay)?|sure|yes|yeah|yep|fine|ugh|right|alright|"
                    r"and|so|then)\W+)*(?:ill|will)\s+(?:just\s+|also\s+|then\s+)?"
                    r"(?!(?:i|you|he|she|it|we|they|this|that|these|those|there|the|a|an|my|"
-                   r"your|his|her|our|their|someone|somebody|anyone|anybody|not|only|never|"
-                   r"do)\b)(?P<verb>[a-z]+)\b", regex.IGNORECASE, linear=True)
+                   r"your|his|her|our|their|someone|somebody|anyone|anybody|not|only|never)\b)"
+                   # a bare "will do" is a rule of its own; "ill do the iban thing tonight"
+                   # names what
+                   r"(?!do\s*(?:[.!,;:]|$))(?P<verb>[a-z]+)\b", regex.IGNORECASE, linear=True)
 #: What a user commits to deliver ("I'll send the photo tonight"): verbs of handing over.
 #: When an act in the present tense is set for: "I message you here before 8:00", "I
 #: send photos tomorrow evening", "I call you Friday".
