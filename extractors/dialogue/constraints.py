@@ -241,6 +241,7 @@ _SEGMENT_RULES = frozenset({"dont_imperative", "nothing_may", "nothing_touched",
                             "nothing_that", "off_limits", "branch_base", "leave_alone",
                             "under_no_circumstances", "unavailable", "shouted_not",
                             "better_for_me", "must_stay", "stays", "make_sure", "prefer"})
+_SEGMENT_PATTERNS = tuple(p for p in PATTERNS if p.name in _SEGMENT_RULES)
 
 
 def _segments(ctext: str) -> list[tuple[int, int, tuple[str, str, float, str | None, dict]]]:
@@ -256,10 +257,22 @@ def _segments(ctext: str) -> list[tuple[int, int, tuple[str, str, float, str | N
         b -= len(seg) - len(seg.rstrip())
         if b - a < 4:
             continue
-        found = _classify(ctext[a:b], Features())
-        if found is not None and found[1] in _SEGMENT_RULES:
+        found = _segment_rule(ctext[a:b])
+        if found is not None:
             out.append((a, b, found))
     return out
+
+
+def _segment_rule(seg: str) -> tuple[str, str, float, str | None, dict] | None:
+    """What :func:`_classify` says of a part of a clause, by the specific patterns only."""
+    if WITHDRAW.search(seg):
+        return None
+    text = core(seg)
+    for p in _SEGMENT_PATTERNS:
+        m = p.pattern.search(text)
+        if m is not None:
+            return p.subtype, p.name, p.score, _label(text, m.groupdict().get("rest")), {}
+    return None
 
 
 class ConstraintRules:
