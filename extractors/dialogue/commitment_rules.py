@@ -19,6 +19,7 @@ from extractors.dialogue.commitment_shapes import (
     IMPOSSIBLE,
     INFORMAL_WILL,
     MEASURE,
+    MONEY,
     ON_US,
     SET_FOR,
     SPARED,
@@ -48,12 +49,11 @@ from extractors.text.lexicon import stem
 #: sentences on the blind train and dev splits are labelled promises), though "I'll let
 #: them decide" commits to nothing.
 LET_KNOW = rx(r"\blet\s+(?:you|u|y['’]all)\s+know\b", regex.IGNORECASE, linear=True)
-#: What makes a state announced without "I" a concession: money, a verb of giving, or a
-#: hold kept for the user ("the Wednesday slot is held under reference HLD-30417").
-CONCEDED = rx(r"[€$£]\s?\d|\d\s?(?:€|EUR|USD|GBP|CHF|CAD|AUD|NOK|SEK|DKK|PLN)\b|"
-              r"\b(?:USD|EUR|GBP|CHF|CAD|AUD|NOK|SEK|DKK|PLN)\s?\d|"
-              r"\b(?:approved|waived|credited|refunded|issued|held|reserved)\b", regex.IGNORECASE,
-              linear=True)
+#: What makes a state announced without "I" a concession, beside money (:data:`MONEY`): a
+#: verb of giving, or a hold kept for the user ("the Wednesday slot is held under
+#: reference HLD-30417").
+CONCEDED = rx(r"\b(?:approved|waived|credited|refunded|issued|held|reserved)\b",
+              regex.IGNORECASE, linear=True)
 REVOKE_CUE = rx(
     r"\b(?:after\s+all|any\s?more|no\s+longer|on\s+second\s+thought|after\s+checking|"
     r"i\s+was\s+wrong|my\s+mistake|i\s+made\s+a\s+mistake|have\s+to\s+(?:withdraw|retract))\b",
@@ -95,8 +95,6 @@ CLAIM_STEMS = frozenset(stem(w) for w in CLAIM_VERBS)
 _S_RECEIPT = frozenset(stem(w) for w in RECEIPT)
 #: What the agent contacts the user by, besides delivering: "I message you", "I ring you".
 _S_CONTACT = frozenset(stem(w) for w in "message ring phone ping chase update confirm".split())
-#: What a user may be spared losing: "you won't lose your place" (not "you won't pay
-#: interest on it", which states how a product works).
 #: How the work was done, not what was given: "I left it alone", "I used last year's
 #: rate", "I wrote `Duration.ofMinutes(15)`", "I calculated that at time and a half" --
 #: an account of the work, no grant (2 of 23 such clauses labelled on train and dev).
@@ -105,6 +103,8 @@ _S_ACCOUNT = frozenset(stem(w) for w in "leave use write calculate count miss mi
 #: CAD 150 with receipts", "we pay the vet directly".
 _S_ON_OUR_SIDE = frozenset(stem(w) for w in
                            "reimburse refund pay cover return replace credit compensate".split())
+#: What a user may be spared losing: "you won't lose your place" (not "you won't pay
+#: interest on it", which states how a product works).
 _S_USER_LOSS = frozenset(stem(w) for w in "lose".split())
 
 
@@ -276,7 +276,7 @@ RULES: tuple[Rule, ...] = (
     Rule("done_state", CommitmentSubtype.GRANTED, 0.55,
          lambda f, t, c: not c.question and not f.negated and bool(DONE_STATE.match(t))
          and not NOT_YET.search(t) and not IF_CLAUSE.match(t)  # "If it is extended, ..."
-         and bool(CONCEDED.search(t))),
+         and bool(MONEY.search(t) or CONCEDED.search(t))),
     Rule("first_person_can", CommitmentSubtype.OFFERED, 0.7,
          lambda f, t, c: _first(f) and f.modal in {"can", "could", "offer"} and not f.negated
          and _acts(f) and not c.question),

@@ -146,7 +146,8 @@ FIGURE_NOT = rx(r"\b(?P<what>refund|reimbursement|credit|compensation|payout|bal
                 r"\s*(?:[€$£]\s?|(?:USD|EUR|GBP|CHF)\s)?\d(?:[^,;]|,\d){0,30}?,?\s+"
                 r"(?P<not>not)\s+(?:the\s+)?(?:[€$£~]\s?|(?:USD|EUR|GBP|CHF)\s)?\d",
                 regex.IGNORECASE, linear=True)
-_MONEY = rx(r"[€$£]|\b(?:USD|EUR|GBP|CHF|kr|SEK|NOK|DKK|PLN|CAD|AUD)\b", linear=True)
+#: A currency named by sign or code.
+MONEY = rx(r"[€$£]|\b(?:USD|EUR|GBP|CHF|kr|SEK|NOK|DKK|PLN|CAD|AUD)\b", linear=True)
 _PAST = rx(r"\b(?:was|were|had|used\s+to)\b", regex.IGNORECASE, linear=True)
 #: What the agent charges: a corrected figure of these is the terms offered.
 _QUOTED_PRICE = frozenset({"price", "fee", "rate", "cost", "charge", "fare"})
@@ -157,7 +158,7 @@ def corrected_figure(text: str) -> str | None:
     (:data:`FIGURE_NOT`): a price or fee is offered (the terms), one that "would be" too;
     a refund or balance that "will be" is promised; one that "is", granted."""
     m = FIGURE_NOT.search(text)
-    if m is None or not _MONEY.search(m.group()) or _PAST.search(m.group()):
+    if m is None or not MONEY.search(m.group()) or _PAST.search(m.group()):
         return None  # "the total is 3 items, not 2"; "the fee in May was €15, not €12"
     if m.group("would") or m.group("what").lower() in _QUOTED_PRICE:
         return "offered"

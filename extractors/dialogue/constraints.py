@@ -110,14 +110,14 @@ _OPENER = rx(r"^(?:\(?(?:\d{1,2}|[a-h])[.)]\s+|[-•*]\s+)?(?:(?:like|(?:yes\s+)
              r"(?:but|and))\b,?\s*)?", _I, linear=True)
 
 
+def core_of_question(text: str) -> str:
+    """A clause without its list number, filler or discourse words (its "can you" kept)."""
+    return INTRO.sub("", _OPENER.sub("", text, count=1), count=1)
+
+
 def core(text: str) -> str:
     """The clause without its opening number, discourse words and polite "can you"."""
-    return _POLITE.sub("", INTRO.sub("", _OPENER.sub("", text, count=1), count=1), count=1)
-
-
-def core_of_question(text: str) -> str:
-    """A question clause without its list number or filler (its "can you" kept)."""
-    return INTRO.sub("", _OPENER.sub("", text, count=1), count=1)
+    return _POLITE.sub("", core_of_question(text), count=1)
 
 
 def polite_imperative(text: str) -> bool:
@@ -144,7 +144,11 @@ def _says_how(text: str) -> bool:
     return bool(_HOW.search(text)) or not _BARE_WANT.search(text)
 
 
-def _classify(text: str, f: Features) -> tuple[str, str, float, str | None, dict] | None:
+#: What a clause states: (subtype, rule, score, label, attrs).
+Found = tuple[str, str, float, str | None, dict]
+
+
+def _classify(text: str, f: Features) -> Found | None:
     """Return (subtype, rule, score, label, attrs) for one user clause, or None."""
     if WITHDRAW.search(text):
         return None  # dropping a constraint is not a new one
@@ -244,7 +248,7 @@ _SEGMENT_RULES = frozenset({"dont_imperative", "nothing_may", "nothing_touched",
 _SEGMENT_PATTERNS = tuple(p for p in PATTERNS if p.name in _SEGMENT_RULES)
 
 
-def _segments(ctext: str) -> list[tuple[int, int, tuple[str, str, float, str | None, dict]]]:
+def _segments(ctext: str) -> list[tuple[int, int, Found]]:
     """The comma-separated parts of a clause that state a rule by a pattern of their own
     (read only when the whole clause states none)."""
     parts = [(m.start(), m.end()) for m in _SEGMENT.finditer(ctext)]
@@ -263,7 +267,7 @@ def _segments(ctext: str) -> list[tuple[int, int, tuple[str, str, float, str | N
     return out
 
 
-def _segment_rule(seg: str) -> tuple[str, str, float, str | None, dict] | None:
+def _segment_rule(seg: str) -> Found | None:
     """What :func:`_classify` says of a part of a clause, by the specific patterns only."""
     if WITHDRAW.search(seg):
         return None
