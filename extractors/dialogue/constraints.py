@@ -61,7 +61,9 @@ _NOTHING_NAMED = frozenset(stem(w) for w in "problem problems trouble repeat ris
                            "it".split())
 
 
-#: A refusal in the past said with "did" (which the parse reads as no past tense).
+#: A refusal in the past said with "did" (which the parse reads as no past tense). Read
+#: here, not in the clause features: a past "did" there made the agent's emphatic "We did
+#: send reminders" a grant.
 _DID_NOT = rx(r"\b(?:I|we)\s+(?:did\s+not|didn['’]?t)\b", _I, linear=True)
 
 
