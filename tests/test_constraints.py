@@ -177,6 +177,11 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("ok, put it in the description", "requirement"),
     ("just hardcode 5/min", "requirement"),
     ("stick to the ORM", "requirement"),
+    # where the user is to be reached or a thing sent
+    ("Text the code to my private mobile 0176 48813520", "requirement"),
+    ("He can call on the mobile, 0176 4410 9382", "requirement"),
+    ("send to my home Bergmannstraße", "requirement"),
+    ("post the letters to our office address", "requirement"),
 ])
 def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     assert [c.subtype for c in analyze_constraints(turn(text), nlp(text))] == [subtype]
@@ -209,6 +214,9 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "Make a branch feat/deploy-dry-run for it.",
     "put @rsingh on it instead",
     "put Dmitri Volkov on the review, he owns checkout",
+    # where something went, not where it must go
+    "I sent it to my email already.",
+    "they texted the code to my old number",
     "just make it work",
     "use it",
 ])

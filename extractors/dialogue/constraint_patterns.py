@@ -246,6 +246,19 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(
         r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
         r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
+    # "Text the code to my private mobile 0176 48813520", "He can call on the mobile",
+    # "send to my home", "everything go to my email instead of hers": where the user is
+    # to be reached or a thing sent -- said as an instruction (not "I sent it to my
+    # email", nor a past "texted"), to a place of the user's own or "the mobile"
+    Pattern("send_to_mine", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"^(?:(?:and|but|also|oh,?|so|just|please|pls|then)\s+)*"
+        r"(?:(?:you|he|she|they|it|everything|all|[A-Z][a-z]+|(?:the|any|all)\s+[\w-]+"
+        r"(?:\s+[\w-]+)?)\s+(?:(?:can|could|should|must|may)\s+)?)?(?:please\s+)?"
+        r"(?:send|text|sms|e-?mail|mail|post|ship|deliver|call|ring|phone|forward|divert|"
+        r"go|goes)\b"
+        r"(?P<rest>(?:\s+(?!(?:to|on|at|via)\b)[\w'’-]+){0,3}?\s+(?:to|on|at|via)\s+"
+        r"(?:(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:mobile|cell|phone|e-?mail|address|home|"
+        r"number|landline|inbox)|the\s+(?:mobile|cell|landline))\b.*)$", _I)),
     # "keep the fake store in a _test.go file", "split it per channel pls", "make the TODO
     # 14 days", "Use dan@achterberg.nl", "put it in the description": an instruction
     # with a verb of manner -- where, how or with what the work is done -- not a verb of
