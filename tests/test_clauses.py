@@ -20,6 +20,11 @@ from extractors.text.nlp import load
     # the stop of a dotted abbreviation is part of the words
     ("Please do not call before 6 p.m.", ["Please do not call before 6 p.m."]),
     ("The engineer arrives at 9 a.m.", ["The engineer arrives at 9 a.m."]),
+    # no clause ends inside a quotation, and the quotation keeps its closing mark
+    ('yes, one commit, message "importer: accept ISO datetimes". dont push',
+     ['one commit, message "importer: accept ISO datetimes"', "dont push"]),
+    ("new branch fix/x, msg 'ratelimit: lock the map - evict idle buckets'",
+     ["new branch fix/x, msg 'ratelimit: lock the map - evict idle buckets'"]),
 ])
 def test_segmenter(text: str, expected: list[str], nlp) -> None:
     for doc in (nlp(text), None):
@@ -33,6 +38,8 @@ def test_segmenter(text: str, expected: list[str], nlp) -> None:
     ("I'm releasing the Wednesday hold.", 1, "", False, "releas", "hold", "progressive"),
     ("Would you like me to hold the slot?", 1, "offer", False, "hold", "slot", ""),
     ("You'll get a text.", 2, "will", False, "get", "text", ""),
+    # a verb redone with "re-" is one word, read as the verb itself
+    ("I've re-issued the voucher.", 1, "", False, "issu", "voucher", "perfect"),
 ])
 def test_features(text: str, person: int, modal: str, negated: bool, verb: str, label: str,
                   tense: str, nlp) -> None:

@@ -177,6 +177,10 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("ok, put it in the description", "requirement"),
     ("just hardcode 5/min", "requirement"),
     ("stick to the ORM", "requirement"),
+    # the form the finished work must take
+    ('one commit, message "importer: accept ISO datetimes in bank CSVs"', "requirement"),
+    ("commit on a new branch fix/fetch-order-retries", "requirement"),
+    ("commit messages: conventional commits, all lowercase", "requirement"),
     # where the user is to be reached or a thing sent
     ("Text the code to my private mobile 0176 48813520", "requirement"),
     ("He can call on the mobile, 0176 4410 9382", "requirement"),
@@ -217,6 +221,7 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     # where something went, not where it must go
     "I sent it to my email already.",
     "they texted the code to my old number",
+    "I made a new branch yesterday",
     "just make it work",
     "use it",
 ])

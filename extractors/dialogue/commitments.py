@@ -76,7 +76,7 @@ from extractors.dialogue.commitment_words import CHARGE, UNDO
 from extractors.dialogue.options import option_items
 from extractors.records import CommitmentSubtype, Kind, kind_after
 from extractors.text.clause_features import Features, read
-from extractors.text.clauses import Clause, cue_sentences
+from extractors.text.clauses import QUOTED, Clause, cue_sentences
 from extractors.text.guard import rx
 from extractors.text.lexicon import PERSONS, stem
 from extractors.text.nlp import doc_of
@@ -109,9 +109,6 @@ HYPOTHETICAL = rx(
     r"\b(?:approv\w*|agree[sd]?|allow(?:s|ed)?|authori[sz]\w*|sign(?:s|ed)?\s+off|"
     r"permit(?:s|ted)?|okay(?:s|ed)|green[-\s]?light\w*|go[-\s]ahead|were|could|would|"
     r"up\s+to\s+me)\b", regex.IGNORECASE)
-#: A quoted passage: someone else's words (or a policy's), never the speaker's commitment.
-QUOTED = rx(r"\"[^\"\n]{3,500}\"|“[^”\n]{3,500}”|‘[^’\n]{3,500}’|"
-            r"(?<![\w'’])'(?=\S)(?:[^'\n]|(?<=\w)'(?=\w)){3,500}'(?![\w'’])", linear=True)
 UNDO_STEMS = frozenset(stem(w) for w in UNDO)
 _S_CHARGE = frozenset(stem(w) for w in CHARGE)
 #: Stems that, besides a person, let a rule fire (see :meth:`CommitmentRules.needs`).

@@ -246,6 +246,15 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(
         r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
         r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
+    # "one commit, conventional commit message", "separate commit, "importer: skip rows"",
+    # "msg 'ratelimit: lock bucket map'", "commit on a new branch fix/x": the form the
+    # finished work must take (how many commits, on what branch, with what message)
+    Pattern("work_form", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure|and|then|also|just|go\s+ahead\s+and)\W+)*"
+        r"(?P<rest>(?:(?:one|a\s+single|single|separate|(?:a\s+)?new|its\s+own)\s+"
+        r"(?:commit|branch)|(?:commit\s+)?(?:msg|message)\s*:?\s*[\"'‘“`]|"
+        r"conventional[- ]commits?\b|commit\s+(?:on|to|onto)\s+(?:a\s+)?(?:new\s+)?branch)"
+        r".*)$", _I)),
     # "Text the code to my private mobile 0176 48813520", "He can call on the mobile",
     # "send to my home", "everything go to my email instead of hers": where the user is
     # to be reached or a thing sent -- said as an instruction (not "I sent it to my

@@ -43,6 +43,10 @@ BOUNDARY = rx(
     r"each|every|all|some|any|no)\s|[A-Z][\w-]*\s)",
     regex.IGNORECASE, linear=True,
 )
+#: A quoted passage: someone else's words (or a policy's, or a commit message): never the
+#: speaker's commitment, and no clause ends inside it.
+QUOTED = rx(r"\"[^\"\n]{3,500}\"|“[^”\n]{3,500}”|‘[^’\n]{3,500}’|"
+            r"(?<![\w'’])'(?=\S)(?:[^'\n]|(?<=\w)'(?=\w)){3,500}'(?![\w'’])", linear=True)
 _COORD = rx(r",|\b(?:and|but|so|plus|or)\b", regex.IGNORECASE)
 INTRO = rx(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|no\s+problem|of\s+course|understood|great|certainly|"
@@ -123,6 +127,8 @@ def trim(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and (text[end - 1].isspace() or text[end - 1] in ",;:.!?—–-\""):
         if text[end - 1] == "." and _abbreviated(text, start, end):
             break  # the stop of "6 p.m." or "e.g." is part of the word
+        if text[end - 1] == '"' and text.count('"', start, end - 1) % 2:
+            break  # the mark that closes a quotation the clause opened
         end -= 1
     m = INTRO.match(text, start, end)
     if m and m.end() < end:
@@ -154,10 +160,13 @@ def clauses(text: str, doc: Doc | None = None, skip: list[tuple[int, int]] | Non
         pieces: list[tuple[int, int, bool]] = []
         pos, joined = s_start, False
         cuts = sorted(_parse_cuts(doc, s_start, s_end))
+        quoted = [m.span() for m in QUOTED.finditer(text, s_start, s_end)]
         bounds = [(m.start(), m.end(), bool(_COORD.search(m.group())))
-                  for m in BOUNDARY.finditer(text, s_start, s_end)]
+                  for m in BOUNDARY.finditer(text, s_start, s_end)
+                  if not any(q < m.start() < e for q, e in quoted)]
         for c in cuts:
-            if not any(a <= c < b for a, b, _ in bounds):
+            if not any(a <= c < b for a, b, _ in bounds) \
+                    and not any(q < c < e for q, e in quoted):
                 word = guard.match(r"\w+", text[c:s_end])
                 bounds.append((c, c + (word.end() if word else 0), True))
         for a, b, coord in sorted(bounds):
