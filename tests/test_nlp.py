@@ -173,3 +173,10 @@ def test_a_query_string_ends_no_sentence_but_a_question_mark_before_a_word_does(
     text = "Use postgres://app@db:5432/x?sslmode=disable and -tags it. Really?Yes."
     assert [text[a:b] for a, b in sentences(text)] == [
         "Use postgres://app@db:5432/x?sslmode=disable and -tags it.", "Really?", "Yes."]
+
+
+def test_a_verb_redone_with_re_is_one_word(nlp) -> None:
+    """spaCy alone splits "re-credited" and parses "re" as the verb."""
+    doc = nlp("I've re-credited the $35 and re-run the tests.")
+    assert [t.text for t in doc if t.pos_ == "VERB"] == ["re-credited", "re-run"]
+    assert [t.text for t in nlp("a well-known, state-of-the-art fix")][:3] == ["a", "well", "-"]

@@ -127,7 +127,10 @@ PARTICIPLE_IRREGULAR = frozenset({"seen", "found", "sent", "given", "made", "pai
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Return a crude stem that maps inflections of one verb or noun to one key."""
-    w = _IRREGULAR.get(word.lower(), word.lower())
+    w = word.lower()
+    if w.startswith("re-") and len(w) > 5:
+        w = w[3:]  # "re-credited" is credited again (see extractors.text.nlp.KeepRedone)
+    w = _IRREGULAR.get(w, w)
     for suffix in ("ing", "ed", "es", "s", "e"):
         if len(w) > len(suffix) + 2 and w.endswith(suffix):
             w = w[: -len(suffix)]

@@ -82,9 +82,28 @@ def load(name: str | None = None) -> Language:
     """Load (once per process) the spaCy pipeline named ``name`` or the default."""
     started = time.perf_counter()
     nlp = _load(name)
+    nlp.tokenizer.token_match = KeepRedone(nlp.tokenizer.token_match)
     log.info("spaCy pipeline %s loaded in %.2f s", nlp.meta.get("name", "?"),
              time.perf_counter() - started)
     return nlp
+
+
+class KeepRedone:
+    """The tokenizer's ``token_match`` that keeps a verb redone with "re-" one word:
+    spaCy splits "re-credited" at its hyphen and parses "re" as the verb, so "I've
+    re-credited the $35" would grant nothing. Wraps the pipeline's own ``token_match``
+    (a class, not a closure, so that the pipeline still pickles)."""
+
+    _WORD = rx(r"(?i)re-[a-z]{3,}", linear=True)
+
+    def __init__(self, inner: Callable[[str], Any] | None) -> None:
+        self.inner = inner
+
+    def __call__(self, text: str) -> Any:
+        found = self._WORD.fullmatch(text)
+        if found is not None:
+            return found
+        return self.inner(text) if self.inner is not None else None
 
 
 def _load(name: str | None) -> Language:
