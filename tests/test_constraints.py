@@ -177,6 +177,10 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("ok, put it in the description", "requirement"),
     ("just hardcode 5/min", "requirement"),
     ("stick to the ORM", "requirement"),
+    # a rule after its scope; a statement before the question of its sentence
+    ("For tests, ./gradlew test needs Docker running for Testcontainers", "requirement"),
+    ("On Fridays, nothing after 3pm.", "prohibition"),
+    ("I'd rather not go in person, it's 2h each way for me - can I dial in?", "preference"),
     # the form the finished work must take
     ('one commit, message "importer: accept ISO datetimes in bank CSVs"', "requirement"),
     ("commit on a new branch fix/fetch-order-retries", "requirement"),
@@ -222,6 +226,9 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "I sent it to my email already.",
     "they texted the code to my old number",
     "I made a new branch yesterday",
+    # what a question asks, or the condition of what it asks
+    "Do you deliver on Saturdays, or only weekdays?",
+    "and if he must order some part, how long does it take?",
     "just make it work",
     "use it",
 ])

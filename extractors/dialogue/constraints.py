@@ -112,9 +112,25 @@ _OPENER = rx(r"^(?:\(?(?:\d{1,2}|[a-h])[.)]\s+|[-•*]\s+)?(?:(?:like|(?:yes\s+)
              r"(?:but|and))\b,?\s*)?", _I, linear=True)
 
 
+#: What a rule is scoped to, before a comma: "For tests, ./gradlew test needs Docker
+#: running", "On Fridays, nothing after 3" (what follows still has a few words of its own).
+_SCOPE = rx(r"^(?:for|in|on|during|with)\s+(?:the\s+|my\s+|our\s+)?[\w./`-]+(?:\s+[\w./`-]+)?,"
+            r"\s+(?=(?:\S+\s+){2,}\S)", _I, linear=True)
+
+
+#: A clause that asks, wherever it stands in its sentence (or states the condition of
+#: what is asked: "and if he must order some part, how long does it take?").
+ASKING = rx(r"^\W*(?:(?:and|but|so|or|also|oh|ok(?:ay)?|then)\W+)*(?:can|could|would|will|"
+            r"shall|should|do|does|did|is|are|was|were|am|have|has|may|might|what|when|"
+            r"where|which|who|whom|whose|why|how|if|whether|any|anything|isn['’]?t|aren['’]?t|don['’]?t|"
+            r"doesn['’]?t|didn['’]?t|won['’]?t|can['’]?t|wouldn['’]?t|shouldn['’]?t)\b", _I,
+            linear=True)
+
+
 def core_of_question(text: str) -> str:
-    """A clause without its list number, filler or discourse words (its "can you" kept)."""
-    return INTRO.sub("", _OPENER.sub("", text, count=1), count=1)
+    """A clause without its list number, filler, scope or discourse words (its "can you"
+    kept)."""
+    return INTRO.sub("", _SCOPE.sub("", _OPENER.sub("", text, count=1), count=1), count=1)
 
 
 def core(text: str) -> str:
@@ -209,7 +225,9 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     doc = doc_of(doc, text)
     skip = [m.span() for m in CARRIED_LINE.finditer(text)]
     out: list[Candidate] = []
-    for clause in clauses(text, doc, skip):
+    found = clauses(text, doc, skip)
+    last = {c.sentence: n for n, c in enumerate(found)}
+    for n, clause in enumerate(found):
         ctext = text[clause.start:clause.end]
         # asked with or without its "?" ("can they text first tho, not just show up")
         asked = ASKED_INSTEAD.match(core_of_question(ctext))
@@ -220,7 +238,10 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
                                     label=_label(text, asked["rest"]),
                                     attrs={"rule": "asked_instead"}))
             continue
-        if clause.question and not guard.match(
+        # a statement before the question of its sentence is no question ("I'd rather
+        # not go in person, it's 2h each way - can I dial in?")
+        asks = clause.question and (last[clause.sentence] == n or ASKING.match(ctext))
+        if asks and not guard.match(
                 r"(?:(?:please|pls|plz)\s+)?(?:don['’]?t|do\s+not)\b", ctext, _I) \
                 and not polite_imperative(ctext):
             continue
