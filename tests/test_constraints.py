@@ -177,6 +177,8 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("ok, put it in the description", "requirement"),
     ("just hardcode 5/min", "requirement"),
     ("stick to the ORM", "requirement"),
+    # a bare "not X" asked for politely, with its reason after a comma
+    ("and please not Dr Harmon, she bit him last time", "prohibition"),
     # a rule after its scope; a statement before the question of its sentence
     ("For tests, ./gradlew test needs Docker running for Testcontainers", "requirement"),
     ("On Fridays, nothing after 3pm.", "prohibition"),
@@ -226,6 +228,7 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "I sent it to my email already.",
     "they texted the code to my old number",
     "I made a new branch yesterday",
+    "still no email btw",  # a report that nothing came, not a rule
     # what a question asks, or the condition of what it asks
     "Do you deliver on Saturdays, or only weekdays?",
     "and if he must order some part, how long does it take?",

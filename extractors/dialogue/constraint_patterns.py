@@ -164,14 +164,14 @@ PATTERNS: tuple[Pattern, ...] = (
         r"build|support|stay|keep|include|have)\b).*)$", _I)),
     # "Not paying more.", "just not the 23rd": a bare refusal of one thing
     Pattern("bare_not", ConstraintSubtype.PROHIBITION, 0.6, rx(
-        r"^(?:(?:but|and|just|only|oh,?)\s+)*not\s+(?!(?:really|yet|sure|now|quite|much|"
+        r"^(?:(?:but|and|just|only|oh,?|please|pls|still|definitely)\s+)*not\s+(?!(?:really|yet|sure|now|quite|much|"
         r"exactly|at\s+all|bad|great|good|that\s+I\s+know|me|a\s+problem|a\s+big\s+deal|"
         r"to\s+worry)\b)(?P<rest>(?:the\s+|on\s+|before\s+|after\s+)?[\w'’-]+"
         r"(?:\s+(?:or|nor)\s+[\w'’-]+)?"
         # ... and its reason after a comma: "not Tuesday, that's my office day", "not on
         # the doorstep, it's a busy street"
         r"(?:\s+[\w'’-]+)?)(?:\W*$|\s*[,;—–]\s+(?:that['’]?s|it['’]?s|is|as|since|because|"
-        r"cause|cos|I['’]?m|we['’]re|they['’]re)\b.*$)", _I)),
+        r"cause|cos|I['’]?m|we['’]re|they['’]re|(?:he|she|they|we|I)\s+\w+)\b.*$)", _I)),
     Pattern("i_must_be", ConstraintSubtype.REQUIREMENT, 0.7, rx(
         r"^I\s+(?:must|have\s+to|need\s+to|['’]ve\s+got\s+to)\s+(?:be|keep|stay|remain|arrive|"
         r"have)\b(?P<rest>.+)$", _I)),
