@@ -177,6 +177,14 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("ok, put it in the description", "requirement"),
     ("just hardcode 5/min", "requirement"),
     ("stick to the ORM", "requirement"),
+    # a formal request, a refusal with "wish", a preference of "we"
+    ("I would ask that all correspondence is in writing", "requirement"),
+    ("We ask that the 42,00 € rate be kept until the renewal on 31.03.2025", "requirement"),
+    ("I do not wish to disclose my assets over €2,800.", "prohibition"),
+    ("we'd rather not use your DJ", "preference"),
+    ("PR against main", "requirement"),
+    ("keep it out of this PR", "requirement"),
+    ("ok as its own commit please, keep the since fix separate", "requirement"),
     # a bare "not X" asked for politely, with its reason after a comma
     ("and please not Dr Harmon, she bit him last time", "prohibition"),
     # a rule after its scope; a statement before the question of its sentence
@@ -229,6 +237,8 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "they texted the code to my old number",
     "I made a new branch yesterday",
     "still no email btw",  # a report that nothing came, not a rule
+    "We would prefer the first option.",  # a pick of an offered option agrees to it
+    "separate PR yes please",  # the answer to the agent's question
     # what a question asks, or the condition of what it asks
     "Do you deliver on Saturdays, or only weekdays?",
     "and if he must order some part, how long does it take?",

@@ -244,15 +244,29 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("need_by", ConstraintSubtype.REQUIREMENT, 0.65, rx(
         r"^(?:I\s+)?(?:need|have)\s+to\s+be\b(?P<rest>.*\b(?:by|before|until)\b.*)$", _I)),
     Pattern("prefer", ConstraintSubtype.PREFERENCE, 0.65, rx(
-        r"\b(?:I['’]?d\s+(?:prefer|rather)|I\s+would\s+(?:prefer|rather)|I\s+prefer|ideally|"
-        r"preferably|if\s+possible)\b,?\s*(?P<rest>.*)$", _I)),
+        r"\b(?:(?:I|we)['’]?d\s+(?:prefer|rather)|(?:I|we)\s+would\s+(?:prefer|rather)|"
+        r"(?:I|we)\s+prefer|ideally|"
+        r"preferably|if\s+possible)\b,?\s*"
+        # a pick of an offered option ("I'd prefer the first option") agrees to it
+        r"(?!\s*(?:the\s+)?(?:first|second|third|last|other|former|latter|option|number|#?\d)\b)"
+        r"(?P<rest>.*)$", _I)),
+    # "I would ask that all correspondence is in writing", "We ask that the 42,00 € rate
+    # be kept until ...": a formal request that a thing be done a way
+    Pattern("ask_that", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"\b(?:I|we)\s+(?:would\s+|must\s+|do\s+)?(?:also\s+)?(?:ask|request|insist)\s+that\s+"
+        r"(?P<rest>\S.{4,})$", _I)),
     # "one commit, conventional commit message", "separate commit, "importer: skip rows"",
-    # "msg 'ratelimit: lock bucket map'", "commit on a new branch fix/x": the form the
-    # finished work must take (how many commits, on what branch, with what message)
+    # "msg 'ratelimit: lock bucket map'", "commit on a new branch fix/x", "PR against
+    # main", "keep it out of this PR": the form the finished work must take (how many
+    # commits, on what branch, with what message). Not "separate PR yes please" or "three
+    # commits pls": mostly the answer to the agent's question, not a rule of the user's.
     Pattern("work_form", ConstraintSubtype.REQUIREMENT, 0.65, rx(
         r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure|and|then|also|just|go\s+ahead\s+and)\W+)*"
-        r"(?P<rest>(?:(?:one|a\s+single|single|separate|(?:a\s+)?new|its\s+own)\s+"
-        r"(?:commit|branch)|(?:commit\s+)?(?:msg|message)\s*:?\s*[\"'‘“`]|"
+        r"(?P<rest>(?:(?:as\s+)?(?:one|a\s+single|single|a\s+separate|separate|(?:a\s+)?new|"
+        r"its\s+own)\s+(?:commit|branch)\b|"
+        r"(?:commit\s+)?(?:msg|message)\s*:?\s*[\"'‘“`]|(?:a\s+)?PR\s+(?:against|into|onto)\s+\S|"
+        r"(?:keep|put)\s+(?:it|this|that|them)\s+(?:out\s+of|in|into)\s+(?:this|the|its\s+own|"
+        r"a\s+separate|a\s+new|another)\s+(?:PR|commit|branch)\b|"
         r"conventional[- ]commits?\b|commit\s+(?:on|to|onto)\s+(?:a\s+)?(?:new\s+)?branch)"
         r".*)$", _I)),
     # "Text the code to my private mobile 0176 48813520", "He can call on the mobile",

@@ -42,8 +42,9 @@ RESOLVER = "constraints.lifecycle.v1"
 _I = regex.IGNORECASE
 PATH = rx(r"(?<![\w/])(?:\.{0,2}/)?[\w.-]+/[\w./-]*|\b[\w-]+\.(?:py|js|ts|md|toml|"
                      r"json|ya?ml|sql|cfg|ini|txt|rs|go)\b")
-#: Verbs a user refuses with ("I'm not paying", "I won't accept", "I don't want").
-REFUSAL_VERBS = frozenset(stem(w) for w in "pay accept want take agree sign".split())
+#: Verbs a user refuses with ("I'm not paying", "I won't accept", "I don't want", "I do
+#: not wish to").
+REFUSAL_VERBS = frozenset(stem(w) for w in "pay accept want wish take agree sign".split())
 #: Verbs a user requires with, when they have a noun object ("I need a refund").
 NEED_VERBS = frozenset(stem(w) for w in "need want require expect".split())
 #: "I won't be at home" tells where the user is, not what the agent may do.
