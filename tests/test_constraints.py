@@ -239,6 +239,8 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "still no email btw",  # a report that nothing came, not a rule
     "We would prefer the first option.",  # a pick of an offered option agrees to it
     "separate PR yes please",  # the answer to the agent's question
+    "48213 not 48123",  # a figure put right
+    "isn't it? not 3031",
     # what a question asks, or the condition of what it asks
     "Do you deliver on Saturdays, or only weekdays?",
     "and if he must order some part, how long does it take?",

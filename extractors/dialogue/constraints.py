@@ -119,6 +119,12 @@ _SCOPE = rx(r"^(?:for|in|on|during|with)\s+(?:the\s+|my\s+|our\s+)?[\w./`-]+(?:\
             r"\s+(?=(?:\S+\s+){2,}\S)", _I, linear=True)
 
 
+#: A figure put right ("48213 not 48123", "not 3031"): a correction, not a rule.
+_FIGURE = r"[$€£]?\s?\d[\d,.:]*\s?(?:[$€£]|eur|gbp|usd|chf)?"
+FIGURE_CORRECTION = rx(rf"^(?:not\s+{_FIGURE}|{_FIGURE},?\s+not\s+{_FIGURE})\W*$", _I,
+                       linear=True)
+
+
 #: A clause that asks, wherever it stands in its sentence (or states the condition of
 #: what is asked: "and if he must order some part, how long does it take?").
 ASKING = rx(r"^\W*(?:(?:and|but|so|or|also|oh|ok(?:ay)?|then)\W+)*(?:can|could|would|will|"
@@ -172,6 +178,8 @@ def _classify(text: str, f: Features) -> Found | None:
     if WITHDRAW.search(text):
         return None  # dropping a constraint is not a new one
     text = core(text)
+    if FIGURE_CORRECTION.match(text):
+        return None
     for p in PATTERNS:
         m = p.pattern.search(text)
         if m is None:
