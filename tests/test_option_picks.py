@@ -280,3 +280,15 @@ def test_lettered_table_rows_are_options_and_a_pick_by_detail_takes_one() -> Non
                                                              "| 1 | 414 ns | 439 ns |\n"
                                                              "| 8 | 613 ns | 627 ns |\n"}])
     assert measured == {}
+
+
+def test_days_each_with_their_price_are_options_whatever_leads_them() -> None:
+    dates = commitments([
+        {"role": "user", "content": "Is Saturday 13 September free for the wedding?"},
+        {"role": "assistant", "content": "It has a hold. The closest dates I do have:\n\n"
+                                         "- **Friday 12 Sept 2025** – minimum spend £11,000\n"
+                                         "- **Sunday 14 Sept 2025** – minimum spend £9,500\n"},
+        {"role": "user", "content": "The Sunday then."},
+    ])
+    assert find(dates, "Sunday 14 Sept") == ("agreed", "active")
+    assert find(dates, "Friday 12 Sept") == ("offered", "superseded")

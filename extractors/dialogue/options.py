@@ -171,20 +171,23 @@ def _table_rows(text: str) -> list[list[regex.Match[str]]]:
     return [run for run in runs if len(run) >= 2]
 
 
-#: A bookable slot as a list item: a day or a date first, then a time ("Thu 30 Jan,
-#: 8am-12pm", "Tue, July 2 at 4:00 PM").
+#: A bookable slot as a list item: a day or a date first, then a time or a price ("Thu 30
+#: Jan, 8am-12pm", "Tue, July 2 at 4:00 PM", "Sunday 14 Sept 2025 – minimum spend £9,500").
 _SLOT_DAY = rx(r"^\W*(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d{1,2}(?:st|nd|rd|th)?\s+"
                r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|"
                r"jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d)", regex.IGNORECASE, linear=True)
 _SLOT_TIME = rx(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\b\d{1,2}:\d\d\b", regex.IGNORECASE,
                 linear=True)
+#: A price on a day's line: "**Friday 12 Sept 2025** – minimum spend £11,000".
+_SLOT_PRICE = rx(r"[$€£]\s?\d|\d[\d,.]*\s?(?:€|EUR|GBP|USD|CHF)\b", linear=True)
 SLOT_LENGTH = 90
 
 
 def _slot(item: str) -> bool:
-    """True for an item that is a slot: a list of them offers each, whatever leads it."""
+    """True for an item that is a slot -- a day or a date with its time or its price: a
+    list of them offers each, whatever leads it."""
     return len(item) < SLOT_LENGTH and bool(_SLOT_DAY.search(item)) \
-        and bool(_SLOT_TIME.search(item))
+        and bool(_SLOT_TIME.search(item) or _SLOT_PRICE.search(item))
 
 
 def _lettered(m: regex.Match[str]) -> bool:
