@@ -601,6 +601,10 @@ def test_undo_revokes_the_earlier_commitment(before: str, subtype: str | None, s
      "One awkward thing: I have to take back the 500 bonus points I added earlier."),
     ("I've upgraded you to Fibre 900 at no extra cost.",
      "I'm afraid I have to cancel the Fibre 900 upgrade I gave you."),
+    ("I have waived the 15,00 € fee for you.",
+     "Sorry, I have to put the 15,00 € fee back on, the exception needs 24 months."),
+    ("I have applied a provisional credit of 1.248,50 € to your card.",
+     "The hotel refunded you, so I have withdrawn the provisional credit of 1.248,50 €."),
 ])
 def test_a_take_back_is_a_revocation_of_its_own_and_revokes_what_it_names(
         grant: str, take_back: str) -> None:
@@ -816,3 +820,14 @@ def test_a_lead_in_to_offers_is_no_offer(text: str, nlp) -> None:
 def test_an_offer_with_its_terms_is_still_an_offer(nlp) -> None:
     assert found("I can offer you a €20 credit.", nlp) == [
         ("offered", "I can offer you a €20 credit")]
+
+
+def test_withdrawing_what_the_user_asked_to_withdraw_revokes_nothing() -> None:
+    messages = [
+        {"role": "user", "content": "I've changed my mind, please withdraw my application."},
+        {"role": "assistant", "content": "I've withdrawn it."},
+    ]
+    with Scratchpad(":memory:") as pad:
+        pad.ingest("t", messages)
+        subtypes = [r.subtype for r in pad.records("t", kind="commitment")]
+    assert "revoked" not in subtypes

@@ -63,15 +63,22 @@ REVOKE_CUE = rx(
 NO_SUBJECT = rx(r"^\W*(?:no|none\s+of)\b", regex.IGNORECASE, linear=True)
 #: Taking back what was given: "I have to take back the waiver I gave you", "I've had to
 #: remove the $50 credit I gave you earlier", "I'm going to have to reverse the waiver",
-#: "I've taken back the modify rights I gave her" -- an obligation to undo, or "take back"
-#: itself (label guide: a revocation is a record of its own).
+#: "I've taken back the modify rights I gave her", "I have to put the 15,00 € fee back on",
+#: "I have withdrawn yesterday's credit" -- an obligation to undo, "take back" itself, or a
+#: verb that only takes back (label guide: a revocation is a record of its own).
 TAKE_BACK = rx(
     r"^(?:(?:so|and|but|also|unfortunately|sadly|sorry|I['’]m\s+(?:afraid|sorry)),?\s+)*"
     r"(?:I|we)\s*(?:(?:['’]ve|\s+have|\s+had|['’]m\s+going\s+to\s+have|"
     r"\s+am\s+going\s+to\s+have|['’]ll\s+have|\s+will\s+have)\s+(?:had\s+)?to\s+(?:also\s+)?"
-    r"(?:take\s+(?:\S+\s+){0,6}?back|take\s+(?:\S+\s+){1,6}?off|withdraw|cancel|remove|reverse|"
-    r"revoke|retract|void|rescind)|"
-    r"(?:['’]ve|\s+have|['’]m|\s+am)\s+(?:also\s+)?(?:taken|taking)\s+(?:\S+\s+){0,6}?back)\b",
+    r"(?:take\s+(?:\S+\s+){0,6}?back|take\s+(?:\S+\s+){1,6}?off|put\s+(?:\S+\s+){1,6}?back\s+on|"
+    r"withdraw|cancel|remove|reverse|revoke|retract|void|rescind)|"
+    r"(?:['’]ve|\s+have|['’]m|\s+am)\s+(?:also\s+)?(?:taken|taking)\s+(?:\S+\s+){0,6}?back|"
+    # done, to a thing given: "I have withdrawn yesterday's provisional credit" (not "I've
+    # withdrawn it", the user's application; nor "cancelled" or "reversed": the user's
+    # order cancelled and a charge reversed are grants)
+    r"(?:['’]ve|\s+have)\s+(?:also\s+)?(?:withdrawn|revoked|rescinded|retracted)\s+(?:\S+\s+){0,4}?"
+    r"(?:credit|waiver|discount|refund|offer|voucher|compensation|goodwill|exception|"
+    r"approval)s?)\b",
     regex.IGNORECASE, linear=True)
 CONDITION_CUE = rx(
     r"\b(?:once|when|within|after|as\s+soon\s+as|by|before|until|in\s+\d+)\b", regex.IGNORECASE
