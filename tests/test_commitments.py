@@ -291,6 +291,8 @@ def test_a_place_or_service_of_ours_acting_for_the_user_promises(text: str, acto
     ("Keeping both isn't an option.", "declined"),
     ("Telephone advisers have no power to cancel a fine.", "declined"),
     ("Holding the old rate until March is not within what I'm able to do.", "declined"),
+    ("Cancelling the €685,00 isn't within what I'm allowed to do.", "declined"),
+    ("Support has no way to open the recordings early.", "declined"),
     ("Overriding it is outside what my role allows.", "declined"),
     ("We no longer post paper statements.", "declined"),
     ("I have no way into the CI logs from here.", "declined"),

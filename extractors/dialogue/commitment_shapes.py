@@ -81,11 +81,12 @@ IMPOSSIBLE = rx(
     r"there(?:\s+is|['’]s)\s+no\s+(?:[\w-]+\s+){0,2}(?:version|option|provision|exception)s?\b|"
     # "Merging is out of my hands", "that's not up to me", "I'd rather not contact her"
     # "the service desk has no rights to change that policy", "it is not within what I'm
-    # able to do", "outside what my role allows", "we no longer post them"
-    r"(?:has|have)\s+no\s+(?:power|rights?|authority|discretion)\s+to\b|"
+    # able to do", "isn't within what I'm allowed to do", "outside what my role allows",
+    # "we no longer post them", "support has no way to open them early"
+    r"(?:has|have)\s+no\s+(?:power|rights?|authority|discretion|way)\s+to\b|"
     # "I have no way into the CI logs from here", "we have no access to that system"
     r"(?:I|we)\s+(?:have|['’]ve\s+got)\s+no\s+(?:way|access|means)\s+(?:in)?to\b|"
-    r"(?:not\s+within|outside(?:\s+of)?|beyond)\s+(?:what\s+(?:I|we|my\s+role|our\s+\w+)|"
+    r"(?:(?:not|(?:is|are|was)n['’]t)\s+within|outside(?:\s+of)?|beyond)\s+(?:what\s+(?:I|we|my\s+role|our\s+\w+)|"
     r"my\s+(?:remit|authority|powers?))\b|\bwe\s+no\s+longer\s+(?!need\b)\w+|"
     r"out\s+of\s+my\s+hands|(?:is|['’]s)\s+not\s+up\s+to\s+me|I['’]d\s+rather\s+not\s+\w|"
     r"not\s+possible|impossible|there(?:\s+(?:is|are)|['’]s)\s+no\s+(?:such|way)|"
