@@ -183,6 +183,9 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("I do not wish to disclose my assets over €2,800.", "prohibition"),
     ("we'd rather not use your DJ", "preference"),
     ("PR against main", "requirement"),
+    ("If they find anything else, ring me before doing it", "requirement"),
+    ("check with me first before you order parts", "requirement"),
+    ("on a branch feat/staging-alb-log-lifecycle", "requirement"),
     ("keep it out of this PR", "requirement"),
     ("ok as its own commit please, keep the since fix separate", "requirement"),
     # a bare "not X" asked for politely, with its reason after a comma

@@ -255,6 +255,11 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("ask_that", ConstraintSubtype.REQUIREMENT, 0.65, rx(
         r"\b(?:I|we)\s+(?:would\s+|must\s+|do\s+)?(?:also\s+)?(?:ask|request|insist)\s+that\s+"
         r"(?P<rest>\S.{4,})$", _I)),
+    # "If they find anything else, ring me before doing it", "check with me first before
+    # you order parts": the user's say before a step
+    Pattern("ask_me_first", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"^(?:(?:and|but|also|just|so|please|pls)\s+)*(?:call|ring|phone|text|e-?mail|message|"
+        r"ask|check\s+with)\s+me\s+(?:first\s+)?before\s+(?P<rest>\w.*)$", _I)),
     # "one commit, conventional commit message", "separate commit, "importer: skip rows"",
     # "msg 'ratelimit: lock bucket map'", "commit on a new branch fix/x", "PR against
     # main", "keep it out of this PR": the form the finished work must take (how many
@@ -267,7 +272,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:commit\s+)?(?:msg|message)\s*:?\s*[\"'‘“`]|(?:a\s+)?PR\s+(?:against|into|onto)\s+\S|"
         r"(?:keep|put)\s+(?:it|this|that|them)\s+(?:out\s+of|in|into)\s+(?:this|the|its\s+own|"
         r"a\s+separate|a\s+new|another)\s+(?:PR|commit|branch)\b|"
-        r"conventional[- ]commits?\b|commit\s+(?:on|to|onto)\s+(?:a\s+)?(?:new\s+)?branch)"
+        r"conventional[- ]commits?\b|(?:commit\s+)?(?:on|onto)\s+(?:a\s+)?(?:new\s+)?branch\s+\S|"
+        r"commit\s+(?:on|to|onto)\s+(?:a\s+)?(?:new\s+)?branch)"
         r".*)$", _I)),
     # "Text the code to my private mobile 0176 48813520", "He can call on the mobile",
     # "send to my home", "everything go to my email instead of hers": where the user is
