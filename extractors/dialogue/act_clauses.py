@@ -28,8 +28,8 @@ from extractors.dialogue.commitment_rules import IF_CLAUSE
 from extractors.dialogue.commitments import TRAILING_IF, hypothetical
 from extractors.dialogue.fulfilment import modal_verb
 from extractors.records import Kind
-from extractors.text.guard import rx
 from extractors.text.clauses import QUOTED
+from extractors.text.guard import rx
 from extractors.text.sentences import sentences, span_at
 from extractors.trained.acts import ActScorer
 

@@ -82,7 +82,7 @@ def load(name: str | None = None) -> Language:
     """Load (once per process) the spaCy pipeline named ``name`` or the default."""
     started = time.perf_counter()
     nlp = _load(name)
-    nlp.tokenizer.token_match = KeepRedone(nlp.tokenizer.token_match)
+    _keep_redone(nlp)
     log.info("spaCy pipeline %s loaded in %.2f s", nlp.meta.get("name", "?"),
              time.perf_counter() - started)
     return nlp
@@ -104,6 +104,15 @@ class KeepRedone:
         if found is not None:
             return found
         return self.inner(text) if self.inner is not None else None
+
+
+def _keep_redone(nlp: Language) -> None:
+    """Install :class:`KeepRedone` in spaCy's own tokenizer (a custom one is left as is)."""
+    from spacy.tokenizer import Tokenizer
+
+    if isinstance(nlp.tokenizer, Tokenizer):
+        tokenizer: Any = nlp.tokenizer  # typed as a plain callable by spaCy
+        tokenizer.token_match = KeepRedone(tokenizer.token_match)
 
 
 def _load(name: str | None) -> Language:
