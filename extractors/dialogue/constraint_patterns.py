@@ -272,8 +272,10 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:commit\s+)?(?:msg|message)\s*:?\s*[\"'‘“`]|(?:a\s+)?PR\s+(?:against|into|onto)\s+\S|"
         r"(?:keep|put)\s+(?:it|this|that|them)\s+(?:out\s+of|in|into)\s+(?:this|the|its\s+own|"
         r"a\s+separate|a\s+new|another)\s+(?:PR|commit|branch)\b|"
-        r"conventional[- ]commits?\b|(?:commit\s+)?(?:on|onto)\s+(?:a\s+)?(?:new\s+)?branch\s+\S|"
-        r"commit\s+(?:on|to|onto)\s+(?:a\s+)?(?:new\s+)?branch)"
+        r"conventional[- ]commits?\b|"
+        # a branch named ("commit on a branch" alone is the step, not its form)
+        r"(?:commit\s+)?(?:on|onto|to)\s+(?:a\s+)?(?:new\s+)?branch\s+(?:called\s+|named\s+)?"
+        r"[`'\"]?[\w.-]+/)"
         r".*)$", _I)),
     # "Text the code to my private mobile 0176 48813520", "He can call on the mobile",
     # "send to my home", "everything go to my email instead of hers": where the user is

@@ -179,7 +179,7 @@ _SLOT_DAY = rx(r"^\W*(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d{1,2}(?:st|nd|
 _SLOT_TIME = rx(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\b\d{1,2}:\d\d\b", regex.IGNORECASE,
                 linear=True)
 #: A price on a day's line: "**Friday 12 Sept 2025** – minimum spend £11,000".
-_SLOT_PRICE = rx(r"[$€£]\s?\d|\d[\d,.]*\s?(?:€|EUR|GBP|USD|CHF)\b", linear=True)
+_SLOT_PRICE = rx(r"[$€£]\s?\d|(?<![\d,.])\d[\d,.]*\s?(?:€|EUR|GBP|USD|CHF)\b", linear=True)
 SLOT_LENGTH = 90
 
 
