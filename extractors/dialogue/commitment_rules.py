@@ -76,8 +76,8 @@ TAKE_BACK = rx(
     # done, to a thing given: "I have withdrawn yesterday's provisional credit" (not "I've
     # withdrawn it", the user's application; nor "cancelled" or "reversed": the user's
     # order cancelled and a charge reversed are grants)
-    r"(?:['’]ve|\s+have)\s+(?:also\s+)?(?:withdrawn|revoked|rescinded|retracted)\s+(?:\S+\s+){0,4}?"
-    r"(?:credit|waiver|discount|refund|offer|voucher|compensation|goodwill|exception|"
+    r"(?:['’]ve|\s+have)\s+(?:also\s+)?(?:withdrawn|revoked|rescinded|retracted)\s+"
+    r"(?:\S+\s+){0,4}?(?:credit|waiver|discount|refund|offer|voucher|compensation|goodwill|exception|"
     r"approval)s?)\b",
     regex.IGNORECASE, linear=True)
 CONDITION_CUE = rx(

@@ -164,7 +164,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"build|support|stay|keep|include|have)\b).*)$", _I)),
     # "Not paying more.", "just not the 23rd": a bare refusal of one thing
     Pattern("bare_not", ConstraintSubtype.PROHIBITION, 0.6, rx(
-        r"^(?:(?:but|and|just|only|oh,?|please|pls|still|definitely)\s+)*not\s+(?!(?:really|yet|sure|now|quite|much|"
+        r"^(?:(?:but|and|just|only|oh,?|please|pls|still|definitely)\s+)*"
+        r"not\s+(?!(?:really|yet|sure|now|quite|much|"
         r"exactly|at\s+all|bad|great|good|that\s+I\s+know|me|a\s+problem|a\s+big\s+deal|"
         r"to\s+worry)\b)(?P<rest>(?:the\s+|on\s+|before\s+|after\s+)?[\w'’-]+"
         r"(?:\s+(?:or|nor)\s+[\w'’-]+)?"
@@ -269,7 +270,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure|and|then|also|just|go\s+ahead\s+and)\W+)*"
         r"(?P<rest>(?:(?:as\s+)?(?:one|a\s+single|single|a\s+separate|separate|(?:a\s+)?new|"
         r"its\s+own)\s+(?:commit|branch)\b|"
-        r"(?:commit\s+)?(?:msg|message)\s*:?\s*[\"'‘“`]|(?:a\s+)?PR\s+(?:against|into|onto)\s+\S|"
+        r"(?:commit\s+)?(?:msg|message)\s*:?\s*[\"'‘“`]|"
+        r"(?:a\s+)?PR\s+(?:against|into|onto)\s+\S|"
         r"(?:keep|put)\s+(?:it|this|that|them)\s+(?:out\s+of|in|into)\s+(?:this|the|its\s+own|"
         r"a\s+separate|a\s+new|another)\s+(?:PR|commit|branch)\b|"
         r"conventional[- ]commits?\b|"

@@ -129,9 +129,9 @@ FIGURE_CORRECTION = rx(rf"^(?:not\s+{_FIGURE}|{_FIGURE},?\s+not\s+{_FIGURE})\W*$
 #: what is asked: "and if he must order some part, how long does it take?").
 ASKING = rx(r"^\W*(?:(?:and|but|so|or|also|oh|ok(?:ay)?|then)\W+)*(?:can|could|would|will|"
             r"shall|should|do|does|did|is|are|was|were|am|have|has|may|might|what|when|"
-            r"where|which|who|whom|whose|why|how|if|whether|any|anything|isn['’]?t|aren['’]?t|don['’]?t|"
-            r"doesn['’]?t|didn['’]?t|won['’]?t|can['’]?t|wouldn['’]?t|shouldn['’]?t)\b", _I,
-            linear=True)
+            r"where|which|who|whom|whose|why|how|if|whether|any|anything|isn['’]?t|aren['’]?t|"
+            r"don['’]?t|doesn['’]?t|didn['’]?t|won['’]?t|can['’]?t|wouldn['’]?t|shouldn['’]?t)\b",
+            _I, linear=True)
 
 
 def core_of_question(text: str) -> str:

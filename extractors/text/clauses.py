@@ -148,6 +148,20 @@ def _parse_cuts(doc: Doc | None, start: int, end: int) -> set[int]:
     return cuts
 
 
+class _Quoted:
+    """The quotations of a sentence, and whether a position falls inside one (a binary
+    search: a long pasted sentence may hold many)."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        spans = [m.span() for m in QUOTED.finditer(text, start, end)]
+        self._starts = [a for a, _ in spans]
+        self._ends = [b for _, b in spans]
+
+    def inside(self, pos: int) -> bool:
+        i = bisect_left(self._starts, pos) - 1
+        return i >= 0 and pos < self._ends[i]
+
+
 def clauses(text: str, doc: Doc | None = None, skip: list[tuple[int, int]] | None = None
             ) -> list[Clause]:
     """Cut ``text`` into clauses (verbatim, trimmed spans), skipping ``skip`` ranges."""
@@ -160,13 +174,12 @@ def clauses(text: str, doc: Doc | None = None, skip: list[tuple[int, int]] | Non
         pieces: list[tuple[int, int, bool]] = []
         pos, joined = s_start, False
         cuts = sorted(_parse_cuts(doc, s_start, s_end))
-        quoted = [m.span() for m in QUOTED.finditer(text, s_start, s_end)]
+        quoted = _Quoted(text, s_start, s_end)
         bounds = [(m.start(), m.end(), bool(_COORD.search(m.group())))
                   for m in BOUNDARY.finditer(text, s_start, s_end)
-                  if not any(q < m.start() < e for q, e in quoted)]
+                  if not quoted.inside(m.start())]
         for c in cuts:
-            if not any(a <= c < b for a, b, _ in bounds) \
-                    and not any(q < c < e for q, e in quoted):
+            if not any(a <= c < b for a, b, _ in bounds) and not quoted.inside(c):
                 word = guard.match(r"\w+", text[c:s_end])
                 bounds.append((c, c + (word.end() if word else 0), True))
         for a, b, coord in sorted(bounds):
