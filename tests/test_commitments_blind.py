@@ -58,11 +58,13 @@ FLOORS: dict[str, dict[tuple[str, str], float]] = {
     # end-of-round score where they are not (commitments P, constraints R; constraint end
     # status has no goal). They are not raised to each new score: a floor just under the
     # score turns every rule change into a keep-or-drop test against the frozen split
-    # (and a failing floor prints its totals).
+    # (and a failing floor prints its totals). At the end of the ninth round constraints
+    # scored R 0.783 (54/69, one item fewer than the eighth) / end 0.500: their floors
+    # moved to a couple of items under that, as the rule above says.
     "test": {("commitment", "recall"): 0.85, ("commitment", "precision"): 0.80,
              ("commitment", "status"): 0.75,
-             ("constraint", "recall"): 0.78, ("constraint", "precision"): 0.75,
-             ("constraint", "status"): 0.49},
+             ("constraint", "recall"): 0.76, ("constraint", "precision"): 0.75,
+             ("constraint", "status"): 0.47},
     # The ninth batch, scored on arrival and at the end of its round (commitments R 0.673 /
     # P 0.734 / end 0.589, constraints R 0.724 / P 0.776 / end 0.474, after the models
     # were retrained with the tenth batch; at the end of the next round R 0.683 / P 0.737 /
