@@ -20,6 +20,7 @@ import regex
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
 from extractors.dialogue.constraint_patterns import ASKED_INSTEAD, PATTERNS, WITHDRAW
+from extractors.dialogue.question_cues import AUX, WH
 from extractors.records import ConstraintSubtype, Kind
 from extractors.text import guard
 from extractors.text.clause_features import WORD, Features, features, label_tokens
@@ -55,6 +56,7 @@ NOT_A_THING = frozenset("problem problems worries worry thanks thank idea need w
                         "it's im keep just not need sorry ok okay big".split())
 
 
+#: What a want names when it wants nothing in particular.
 _VAGUE = frozenset(stem(w) for w in "help information info assistance thing something "
                    "anything".split())
 #: What a refusal names when it refuses nothing in particular.
@@ -68,8 +70,9 @@ _NOTHING_NAMED = frozenset(stem(w) for w in "problem problems trouble repeat ris
 _DID_NOT = rx(r"\b(?:I|we)\s+(?:did\s+not|didn['’]?t)\b", _I, linear=True)
 
 
-def _vague(label: str) -> bool:
-    return stem(label.split()[-1].lower()) in _NOTHING_NAMED
+def _head(label: str) -> str:
+    """The stem of a label's last word, the thing it names ("restocking fee" -> fee)."""
+    return stem(label.split()[-1])
 
 
 def _label(text: str, rest: str | None) -> str | None:
@@ -126,12 +129,10 @@ FIGURE_CORRECTION = rx(rf"^(?:not\s+{_FIGURE}|{_FIGURE},?\s+not\s+{_FIGURE})\W*$
 
 
 #: A clause that asks, wherever it stands in its sentence (or states the condition of
-#: what is asked: "and if he must order some part, how long does it take?").
-ASKING = rx(r"^\W*(?:(?:and|but|so|or|also|oh|ok(?:ay)?|then)\W+)*(?:can|could|would|will|"
-            r"shall|should|do|does|did|is|are|was|were|am|have|has|may|might|what|when|"
-            r"where|which|who|whom|whose|why|how|if|whether|any|anything|isn['’]?t|aren['’]?t|"
-            r"don['’]?t|doesn['’]?t|didn['’]?t|won['’]?t|can['’]?t|wouldn['’]?t|shouldn['’]?t)\b",
-            _I, linear=True)
+#: what is asked: "and if he must order some part, how long does it take?"): the
+#: question rules' own openers (:mod:`extractors.dialogue.question_cues`).
+ASKING = rx(rf"^\W*(?:(?:and|but|so|or|also|oh|ok(?:ay)?|then)\W+)*(?:{AUX}|{WH}|if|whether|"
+            r"any|anything)\b", _I, linear=True)
 
 
 def core_of_question(text: str) -> str:
@@ -205,7 +206,7 @@ def _classify(text: str, f: Features) -> Found | None:
     # don't want problem with them", "I do not want a repeat of this")
     if f.person == 1 and f.negated and f.verb in REFUSAL_VERBS and f.label \
             and not f.past and not f.perfect and not _DID_NOT.search(text) \
-            and not _vague(f.label):
+            and _head(f.label) not in _NOTHING_NAMED:
         return ConstraintSubtype.PROHIBITION, "i_refuse", 0.8, f.label, {}
     if (f.person == 1 and f.negated and f.modal in ("will", "would") and f.label
             and f.verb not in _STATE_VERBS):
@@ -219,7 +220,7 @@ def _classify(text: str, f: Features) -> Found | None:
             return None  # the user's own to-do
         if deadline and (you_to or not f.label):
             return ConstraintSubtype.REQUIREMENT, "need_by", 0.75, deadline, {"deadline": deadline}
-        if f.label and not needs_to and stem(f.label.split()[-1]) not in _VAGUE \
+        if f.label and not needs_to and _head(f.label) not in _VAGUE \
                 and _says_how(text):
             attrs = {"deadline": deadline} if deadline else {}
             return ConstraintSubtype.REQUIREMENT, "i_need", 0.55, f.label, attrs

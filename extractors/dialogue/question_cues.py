@@ -28,7 +28,8 @@ def rule(pattern: str, flags: int = FLAGS) -> Guarded:
 
 
 WH = r"what|what's|whats|which|who|who's|whom|whose|where|where's|when|when's|why|how|how's"
-_AUX = (
+#: Auxiliaries that open a yes/no question ("is it", "can you", "didn't they").
+AUX = (
     r"is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|"
     r"have|has|had|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|can't|couldn't|"
     r"won't|wouldn't|shouldn't|haven't|hasn't"
@@ -63,12 +64,12 @@ _OBJ = r"(?:the|your|their|its|his|her|my|our|a|an)\s+(?:[\p{L}'-]+\s+){0,2}"
 OPENERS: tuple[tuple[str, Guarded, str, float], ...] = (
     ("wh_main", rule(rf"(?:(?:at|from|to|for|in|on|by|with)\s+)?(?:{WH})\b(?!\s+(?:i|we)\b)"
                    r"(?:\s+(?:about|else|many|much|long|often|far|soon|early|late|big|old|[\p{L}\d-]+)){0,3}"
-                   r"\s+(?:" + _AUX + r"|'s|'re)\b"), QuestionSubtype.WH, 0.9),
+                   r"\s+(?:" + AUX + r"|'s|'re)\b"), QuestionSubtype.WH, 0.9),
     ("wh_contracted", rule(r"(?:what|where|when|who|how|which)(?:'s|'re|'d|s)\b"),
      QuestionSubtype.WH, 0.9),
     ("how_many", rule(r"(?:(?:for|in|at)\s+)?how\s+(?:many|much|long|far|soon|early|late|"
                     r"about)\b"), QuestionSubtype.WH, 0.85),
-    ("aux_subject", rule(rf"(?!(?:have|had)\s+(?:a|an|the|fun)\b)(?:{_AUX})\s+(?:not\s+)?"
+    ("aux_subject", rule(rf"(?!(?:have|had)\s+(?:a|an|the|fun)\b)(?:{AUX})\s+(?:not\s+)?"
                          rf"(?:{_SUBJ})\b"),
      QuestionSubtype.YESNO, 0.85),
     ("tell_me", rule(_ASK + r"(?:tell|show|give|send|text|email)\s+(?:me|us)\b(?!\s+a\b)"),
@@ -245,7 +246,7 @@ MASK = rule(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{0,500}`|^[
 ALT_SPLIT = rule(r",?\s+or\s+(?!not\b|else\b|so\b)")
 #: The first half of an alternative question, before the "or" that leads to the question
 #: found: "And is 7.2.4 actually out yet, or | do we have to wait for it?" is one question.
-ALT_FIRST = rule(rf"(?:^|(?<=^(?:and|but|so|also|ok(?:ay)?),?\s))(?:{_AUX})\s"
+ALT_FIRST = rule(rf"(?:^|(?<=^(?:and|but|so|also|ok(?:ay)?),?\s))(?:{AUX})\s"
                  r"(?:[^?.!;]|(?<=\d)\.(?=\d)){3,160}?,?\s+or\s+$")
 LIST_SPLIT = rule(r",\s+(?:or\s+)?|\s+or\s+")
 
