@@ -360,3 +360,71 @@ def test_satisfied_when_a_later_commitment_does_the_same_thing() -> None:
         pad.ingest("t", messages)
         (constraint,) = pad.records("t", kind="constraint")
         assert (constraint.status, constraint.status_turn) == ("satisfied", 2)
+
+
+RULES_LIST = (
+    "Need a change to the staging RDS. Want:\n"
+    "- storage autoscaling on, cap at 500 GiB\n"
+    "\n"
+    "Ground rules:\n"
+    "- only envs/staging and modules/rds-postgres. don't touch envs/prod at all\n"
+    "- AWS_PROFILE=acme-staging-admin, region eu-west-1\n"
+    "- terraform is pinned to 1.6.6 in .terraform-version, use that (tfenv is installed)\n"
+    "- unit tests only. UI suite takes 25 min\n"
+    "- can you also bump the cap?\n"
+    "\n"
+    "- full suite green before you call it done\n"
+)
+
+
+def test_the_items_of_a_list_headed_as_rules_are_constraints(nlp) -> None:
+    """Each item's first sentence, its aside left out; the task under "Want:", an item's
+    reason, a question and an item after the list has ended are none."""
+    found = {c.text: c.attrs["rule"] for c in analyze_constraints(turn(RULES_LIST),
+                                                                  nlp(RULES_LIST))}
+    assert found["only envs/staging and modules/rds-postgres"] == "listed"
+    assert found["AWS_PROFILE=acme-staging-admin, region eu-west-1"] == "listed"
+    assert found["terraform is pinned to 1.6.6 in .terraform-version, use that"] == "listed"
+    assert "don't touch envs/prod at all" in found  # read by its own rule
+    assert "unit tests only" in found
+    assert not any("storage" in t or "UI suite" in t or "bump" in t or "full suite" in t
+                   for t in found)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("rules: no new dependencies, don't touch anything under alembic/, and it goes on a "
+     "branch with a PR against develop. never main.",
+     "it goes on a branch with a PR against develop"),
+    ("One requirement on our side: our purchase order number 4500187723 must appear on "
+     "every invoice. Our AP system rejects anything else.",
+     "our purchase order number 4500187723 must appear on every invoice"),
+    ("**Constraints**:\n1. tests on iPhone 15 sim, iOS 17.5\n2. no new SPM deps",
+     "tests on iPhone 15 sim, iOS 17.5"),
+])
+def test_rules_stated_as_rules(text: str, expected: str, nlp) -> None:
+    found = {c.text: c.attrs["rule"] for c in analyze_constraints(turn(text), nlp(text))}
+    assert found[expected] == "listed"
+
+
+def test_a_reason_among_the_rules_is_no_rule(nlp) -> None:
+    text = "rules: MSRV is 1.70, because the distro ships that"
+    listed = [c.text for c in analyze_constraints(turn(text), nlp(text))
+              if c.attrs["rule"] == "listed"]
+    assert listed == ["MSRV is 1.70"]
+
+
+@pytest.mark.parametrize("text", [
+    # what the user wants done is the task, and a list of facts is not rules
+    "Want:\n- storage autoscaling on\n- backup retention 14 days",
+    "Yes. I bought following things:\n- shirt CHF 89.90\n- taxi CHF 62.00",
+    # a list after a heading that names rules only in passing
+    "The rules are strict here, so:\n- shirt CHF 89.90",
+])
+def test_not_rules_stated_as_rules(text: str, nlp) -> None:
+    assert not [c for c in analyze_constraints(turn(text), nlp(text))
+                if c.attrs["rule"] == "listed"]
+
+
+def test_rules_listed_by_the_agent_are_not_the_users() -> None:
+    text = "Ground rules:\n- AWS_PROFILE=acme-staging-admin"
+    assert analyze_constraints(turn(text, "assistant"), None) == []
