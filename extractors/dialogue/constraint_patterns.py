@@ -297,6 +297,15 @@ PATTERNS: tuple[Pattern, ...] = (
     # with a verb of manner -- where, how or with what the work is done -- not a verb of
     # the task itself ("fix", "add", "check"); not "make sure" (a rule of its own), nor
     # "make it work" or "use it" (no thing said), nor making something new ("make a
+    # The condition the user puts on what the agent may do: "go ahead and block it, as
+    # long as I can still pay for dinner tonight", "regen is fine as long as it doesnt
+    # bump the sdk version", "forbearance, but only if the interest is not capitalized".
+    # Not the condition of the user's own act ("I send the receipt only if there is a
+    # problem").
+    Pattern("on_condition", ConstraintSubtype.REQUIREMENT, 0.6, rx(
+        r"^(?!(?:I|we)\s+(?!would\b|should\b)\w+[^,]{0,80}\bonly\s+if\b)[^\"“”]{0,160}?"
+        r"\b(?:(?:as|so)\s+long\s+as|provided(?:\s+that)?|only\s+if|on\s+(?:the\s+)?"
+        r"condition\s+that)\s+(?P<rest>\S+(?:\s+\S+)+)", _I, linear=True)),
     # branch") or putting a person on the work ("put @rsingh on it": who, not how)
     Pattern("manner_verb", ConstraintSubtype.REQUIREMENT, 0.6, rx(
         r"^(?:just\s+)?(?:keep|use|put|split|make|pin|name|hardcode|tag|encrypt|stick\s+to)\b"
