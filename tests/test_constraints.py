@@ -203,6 +203,10 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("He can call on the mobile, 0176 4410 9382", "requirement"),
     ("send to my home Bergmannstraße", "requirement"),
     ("post the letters to our office address", "requirement"),
+    # who the other side deals with
+    ("everything goes through me, Ms Okonjo, his assistant", "requirement"),
+    ("The final folio goes to me, k.lindqvist@halvorsen-maritime.no", "requirement"),
+    ("Any contact should be with me", "requirement"),
     # the condition the user puts on what the agent may do
     ("regen is fine as long as it doesnt bump the sdk version", "requirement"),
     ("go ahead and block it, as long as I can still pay for dinner tonight", "requirement"),
@@ -254,7 +258,9 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "and if he must order some part, how long does it take?",
     "just make it work",
     "use it",
-    "I send the receipt only if there is a problem",  # the condition of the user's own act
+    "I send the receipt only if there is a problem",
+    "Please send the form to me.",  # the task itself
+    "The letter went to me last week.",  # the condition of the user's own act
     # a quotation of the other side's terms
     'and I quote, "your price is locked for as long as you remain a subscriber". Noted.',
 ])

@@ -292,11 +292,14 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<rest>(?:\s+(?!(?:to|on|at|via)\b)[\w'’-]+){0,3}?\s+(?:to|on|at|via)\s+"
         r"(?:(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:mobile|cell|phone|e-?mail|address|home|"
         r"number|landline|inbox)|the\s+(?:mobile|cell|landline))\b.*)$", _I)),
-    # "keep the fake store in a _test.go file", "split it per channel pls", "make the TODO
-    # 14 days", "Use dan@achterberg.nl", "put it in the description": an instruction
-    # with a verb of manner -- where, how or with what the work is done -- not a verb of
-    # the task itself ("fix", "add", "check"); not "make sure" (a rule of its own), nor
-    # "make it work" or "use it" (no thing said), nor making something new ("make a
+    # Who the other side deals with: "everything goes through me", "The final folio goes
+    # to me", "Any contact should be with me" -- said of a thing or of everything (not "I
+    # went to my bank", nor "send it to me": the task itself)
+    Pattern("routed_to_me", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"^(?:(?:and|but|also|so|just|then)\s+)*(?:everything|all|anything|"
+        r"(?:the|any|all)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:(?:should|must|has\s+to|needs\s+to|"
+        r"can|will)\s+)?(?:goes|go|comes?|be)\s+(?:to|through|via|with)\s+(?:me|us)\b"
+        r"(?P<rest>.*)$", _I, linear=True)),
     # The condition the user puts on what the agent may do: "go ahead and block it, as
     # long as I can still pay for dinner tonight", "regen is fine as long as it doesnt
     # bump the sdk version", "forbearance, but only if the interest is not capitalized".
@@ -306,6 +309,11 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?!(?:I|we)\s+(?!would\b|should\b)\w+[^,]{0,80}\bonly\s+if\b)[^\"“”]{0,160}?"
         r"\b(?:(?:as|so)\s+long\s+as|provided(?:\s+that)?|only\s+if|on\s+(?:the\s+)?"
         r"condition\s+that)\s+(?P<rest>\S+(?:\s+\S+)+)", _I, linear=True)),
+    # "keep the fake store in a _test.go file", "split it per channel pls", "make the TODO
+    # 14 days", "Use dan@achterberg.nl", "put it in the description": an instruction
+    # with a verb of manner -- where, how or with what the work is done -- not a verb of
+    # the task itself ("fix", "add", "check"); not "make sure" (a rule of its own), nor
+    # "make it work" or "use it" (no thing said), nor making something new ("make a
     # branch") or putting a person on the work ("put @rsingh on it": who, not how)
     Pattern("manner_verb", ConstraintSubtype.REQUIREMENT, 0.6, rx(
         r"^(?:just\s+)?(?:keep|use|put|split|make|pin|name|hardcode|tag|encrypt|stick\s+to)\b"
