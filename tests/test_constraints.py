@@ -203,6 +203,9 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("He can call on the mobile, 0176 4410 9382", "requirement"),
     ("send to my home Bergmannstraße", "requirement"),
     ("post the letters to our office address", "requirement"),
+    # a step the work must take at a point of it
+    ("before you commit, run the full suite", "requirement"),
+    ("if the next plan is clean just apply it", "requirement"),
     # who the other side deals with
     ("everything goes through me, Ms Okonjo, his assistant", "requirement"),
     ("The final folio goes to me, k.lindqvist@halvorsen-maritime.no", "requirement"),
@@ -260,7 +263,8 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "use it",
     "I send the receipt only if there is a problem",
     "Please send the form to me.",  # the task itself
-    "The letter went to me last week.",  # the condition of the user's own act
+    "The letter went to me last week.",
+    "if the first one does turn up here as well, do I have to send it back?",  # the condition of the user's own act
     # a quotation of the other side's terms
     'and I quote, "your price is locked for as long as you remain a subscriber". Noted.',
 ])

@@ -300,6 +300,14 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:the|any|all)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:(?:should|must|has\s+to|needs\s+to|"
         r"can|will)\s+)?(?:goes|go|comes?|be)\s+(?:to|through|via|with)\s+(?:me|us)\b"
         r"(?P<rest>.*)$", _I, linear=True)),
+    # A step the work must take at a point of it: "before you commit, run the full
+    # suite", "if a plan says replace, stop and tell me", "if the next plan is clean just
+    # apply it" (the point first; a question is read as a question before this)
+    Pattern("scoped_step", ConstraintSubtype.REQUIREMENT, 0.6, rx(
+        r"^(?:(?:and|so|also|then|but)\s+)*(?:before|after|once|when|whenever|while|if)\s+"
+        r"[^,.;?!\n]{3,60}?(?:,\s*|\s+(?=(?:just|then|always)\s))(?:(?:please|pls|just|"
+        r"always|then)\s+)*(?P<rest>(?:run|use|check|ask|call|tell|send|make|wait|keep|add|set|"
+        r"commit|push|ping|email|text|stop|apply|leave|put|merge|open)\b.*)$", _I, linear=True)),
     # The condition the user puts on what the agent may do: "go ahead and block it, as
     # long as I can still pay for dinner tonight", "regen is fine as long as it doesnt
     # bump the sdk version", "forbearance, but only if the interest is not capitalized".
