@@ -261,10 +261,10 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "and if he must order some part, how long does it take?",
     "just make it work",
     "use it",
-    "I send the receipt only if there is a problem",
+    "I send the receipt only if there is a problem",  # the condition of the user's own act
     "Please send the form to me.",  # the task itself
     "The letter went to me last week.",
-    "if the first one does turn up here as well, do I have to send it back?",  # the condition of the user's own act
+    "if the first one does turn up here as well, do I have to send it back?",
     # a quotation of the other side's terms
     'and I quote, "your price is locked for as long as you remain a subscriber". Noted.',
 ])
