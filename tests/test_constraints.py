@@ -203,6 +203,12 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("He can call on the mobile, 0176 4410 9382", "requirement"),
     ("send to my home Bergmannstraße", "requirement"),
     ("post the letters to our office address", "requirement"),
+    # a time the thing must not come before or after
+    ("but not before my last day here, 29 april", "prohibition"),
+    ("the first payment can't come out before the 20th of june", "prohibition"),
+    ("nothing to the hotel from 18 November", "prohibition"),
+    ("Whatever happens, nothing is to be collected before the 28th of any month.",
+     "prohibition"),
     # a step the work must take at a point of it
     ("before you commit, run the full suite", "requirement"),
     ("if the next plan is clean just apply it", "requirement"),
@@ -265,6 +271,8 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "Please send the form to me.",  # the task itself
     "The letter went to me last week.",
     "if the first one does turn up here as well, do I have to send it back?",
+    "I did not consume anything from the minibar.",
+    "The clinic can't see me until March 3 though, is that ok?",
     # a quotation of the other side's terms
     'and I quote, "your price is locked for as long as you remain a subscriber". Noted.',
 ])

@@ -300,6 +300,20 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?:the|any|all)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:(?:should|must|has\s+to|needs\s+to|"
         r"can|will)\s+)?(?:goes|go|comes?|be)\s+(?:to|through|via|with)\s+(?:me|us)\b"
         r"(?P<rest>.*)$", _I, linear=True)),
+    # A time the thing must not come before or after, said of the thing, not of the user
+    # ("not before my last day here, 29 april", "nothing to the hotel from 18 November",
+    # "nothing is to be collected before the 28th", "the first payment can't come out
+    # before the 20th of june"; not "I'm not home before 6pm" nor "I did not ...")
+    Pattern("not_before", ConstraintSubtype.PROHIBITION, 0.65, rx(
+        r"^(?:(?:and|but|so|also|just|please|pls)\s+)*(?:"
+        r"(?:not|nothing|never)(?:\s+[\w'’-]+){0,5}?"
+        r"|(?!(?:I|we)\b)(?:the\s+|any\s+|my\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:can['’]?t|"
+        r"cannot|can\s+not|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|is\s+not\s+to|"
+        r"are\s+not\s+to)(?:\s+[\w'’-]+){1,4}?)"
+        r"\s+(?:before|after|until|till|from|earlier\s+than|later\s+than)\s+"
+        r"(?P<rest>(?:(?:the|my|this|next|any)\s+\S|\d|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|"
+        r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midday|lunch|tomorrow|today|tonight)).*)$",
+        _I, linear=True)),
     # A step the work must take at a point of it: "before you commit, run the full
     # suite", "if a plan says replace, stop and tell me", "if the next plan is clean just
     # apply it" (the point first; a question is read as a question before this)
