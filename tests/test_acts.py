@@ -171,3 +171,15 @@ def test_the_model_ships_in_the_wheel() -> None:
     assert "trained/acts_model/**/*" in patterns
     assert (acts.MODEL_DIR / "config.cfg").is_file()
     assert acts.MODEL_DIR.is_relative_to(root / "extractors")
+
+
+def test_a_rule_stated_as_one_is_not_vetoed() -> None:
+    """An item the user headed as rules, or a setting written as one, stands whatever the
+    model scores its sentence."""
+    text = "Ground rules:\n- AWS_PROFILE=acme-staging-admin, region eu-west-1"
+    stated = Candidate.of(text, 16, len(text), kind=Kind.CONSTRAINT, subtype="requirement",
+                          score=0.6, extractor="constraints.rules.v1",
+                          attrs={"rule": "listed"})
+    other = stated.model_copy(update={"attrs": {"rule": "i_need"}})
+    sure_not = ActClauses(scorer=Fixed(CONSTRAINT=VETO_CONSTRAINT / 2))  # type: ignore[arg-type]
+    assert sure_not.review(view(text, role="user"), [stated, other]) == [stated]

@@ -209,6 +209,10 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("nothing to the hotel from 18 November", "prohibition"),
     ("Whatever happens, nothing is to be collected before the 28th of any month.",
      "prohibition"),
+    # a setting the work must run with, written as one
+    ("also do one run with TZ=UTC so we know the default case didn't break", "requirement"),
+    ("DATABASE_URL=postgres://orders:orders@localhost:5433/orders_test?sslmode=disable",
+     "requirement"),
     # a step the work must take at a point of it
     ("before you commit, run the full suite", "requirement"),
     ("if the next plan is clean just apply it", "requirement"),
@@ -273,6 +277,7 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "if the first one does turn up here as well, do I have to send it back?",
     "I did not consume anything from the minibar.",
     "The clinic can't see me until March 3 though, is that ok?",
+    "the page is https://example.com/?a=b and foo=bar",  # no setting's name
     # a quotation of the other side's terms
     'and I quote, "your price is locked for as long as you remain a subscriber". Noted.',
 ])
@@ -409,7 +414,7 @@ def test_the_items_of_a_list_headed_as_rules_are_constraints(nlp) -> None:
     found = {c.text: c.attrs["rule"] for c in analyze_constraints(turn(RULES_LIST),
                                                                   nlp(RULES_LIST))}
     assert found["only envs/staging and modules/rds-postgres"] == "listed"
-    assert found["AWS_PROFILE=acme-staging-admin, region eu-west-1"] == "listed"
+    assert "AWS_PROFILE=acme-staging-admin, region eu-west-1" in found  # a setting, too
     assert found["terraform is pinned to 1.6.6 in .terraform-version, use that"] == "listed"
     assert "don't touch envs/prod at all" in found  # read by its own rule
     assert "unit tests only" in found

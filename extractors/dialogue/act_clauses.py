@@ -26,6 +26,7 @@ import regex
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitment_rules import IF_CLAUSE
 from extractors.dialogue.commitments import TRAILING_IF, hypothetical
+from extractors.dialogue.constraints import STATED
 from extractors.dialogue.fulfilment import modal_verb
 from extractors.records import Kind
 from extractors.text.clauses import QUOTED
@@ -114,12 +115,14 @@ class ActClauses:
         """Drop the rules' constraints whose sentence the model scores as no constraint
         at all (below :data:`VETO_CONSTRAINT`): the rules decide span and subtype, the
         model vetoes only what it is sure of. Commitments are not vetoed (on dev, a veto
-        there costs as many right commitments as wrong ones)."""
+        there costs as many right commitments as wrong ones), nor the rules whose shape
+        says it is a rule (:data:`extractors.dialogue.constraints.STATED`)."""
         if self._scorer is None or turn.role != "user":
             return candidates
         bounds = sentences(turn.text)
         where = {id(c): span_at(bounds, c.start) for c in candidates
-                 if c.kind is Kind.CONSTRAINT and c.extractor != NAME}
+                 if c.kind is Kind.CONSTRAINT and c.extractor != NAME
+                 and c.attrs.get("rule") not in STATED}
         spans = sorted({(s, e) for s, e in where.values() if e > s})
         if not spans:
             return candidates

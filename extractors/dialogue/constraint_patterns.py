@@ -128,6 +128,12 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:(?:just|pls|please|ok(?:ay)?|no|nah|yeah|and)\W+)*leave\s+(?P<rest>it|that|them|"
         r"those)(?:\s+(?:be|alone|as\s+is|for\s+now))?(?:\W+(?:please|pls|thanks))?\W*$", _I,
         linear=True)),
+    # A setting the work must run with, written as one ("run them with TZ=UTC",
+    # "DATABASE_URL=postgres://...", "pytest has to run with `APP_ENV=test`"): 24 of the
+    # 25 user clauses holding one on train and dev are labelled. Case-sensitive: the name
+    # is upper case.
+    Pattern("env_setting", ConstraintSubtype.REQUIREMENT, 0.6, rx(
+        r"(?<![\w$/.-])(?P<rest>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*=[^\s,;`'\"]+)", linear=True)),
     # "Always run the suite with TZ=UTC", "run the tests with `pytest -q -p no:cacheprovider`",
     # "when you run tests use TZ=America/Denver": how the work is to be run, with its code
     Pattern("setup_with_code", ConstraintSubtype.REQUIREMENT, 0.7, rx(
