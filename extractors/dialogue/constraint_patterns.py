@@ -368,16 +368,3 @@ WITHDRAW = rx(
     r"no\s+longer\s+(?:need|matters?)|doesn['’]?t\s+matter\s+any\s?more|"
     r"(?:is|are)\s+(?:fine|ok(?:ay)?)\s+after\s+all|you\s+can\s+(?:touch|use|change|edit)|"
     r"drop\s+the)\b", _I)
-
-#: A heading that calls what follows it the rules of the task: on a line of its own over
-#: a list ("Ground rules:", "rules, please stick to them:", "**Constraints**:") or before
-#: the rules in its own sentence ("rules: no new dependencies, and it goes on a branch").
-#: What follows is constraints however it is worded ("AWS_PROFILE=acme-staging, region
-#: eu-west-1", "tests on the iPhone 15 simulator"): the user has said what it is.
-RULES_HEADING = rx(
-    r"^\W*(?:(?:ground|house|hard|some|a|few|couple|of|two|three|four|five|my|our|the|"
-    r"important|strict|one)\s+){0,3}(?:rules?|constraints?|requirements?|restrictions?|"
-    r"conditions?|guidelines?|non[- ]negotiables?|must[- ]haves?)\b(?:\*\*)?"
-    # what may follow the noun: "..., please stick to them", "... from our side"
-    r"(?:,[^:\n]{0,40}|\s+(?:for|from|on|of|in|to)\s[^:\n]{0,30})?:[*_]*", _I,
-    linear=True)

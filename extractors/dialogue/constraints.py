@@ -13,20 +13,15 @@ Clauses come from :mod:`extractors.text.clauses`, their features from
 
 from __future__ import annotations
 
-import bisect
 from typing import TYPE_CHECKING, ClassVar
 
 import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
-from extractors.dialogue.constraint_patterns import (
-    ASKED_INSTEAD,
-    PATTERNS,
-    RULES_HEADING,
-    WITHDRAW,
-)
+from extractors.dialogue.constraint_patterns import ASKED_INSTEAD, PATTERNS, WITHDRAW
 from extractors.dialogue.question_cues import AUX, WH
+from extractors.dialogue.stated_rules import stated_rules
 from extractors.records import ConstraintSubtype, Kind
 from extractors.text import guard
 from extractors.text.clause_features import WORD, Features, features, label_tokens
@@ -38,9 +33,7 @@ from extractors.text.lexicon import (
     function_words,
     stem,
 )
-from extractors.text.lists import headed_items
 from extractors.text.nlp import doc_of
-from extractors.text.sentences import sentences
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -282,82 +275,13 @@ def analyze_constraints(turn: TurnView, doc: Doc | None) -> list[Candidate]:
     return out + _listed(text, [*((c.start, c.end) for c in out), *skip])
 
 
-#: A listed rule's subtype by its words: a ban, a wish, else a requirement.
-_BAN = rx(r"\b(?:don['’]?t|do\s+not|never|no|not|nothing|without|stays?|keep)\b", _I, linear=True)
-_WISH = rx(r"\b(?:prefer(?:ably)?|rather|ideally|if\s+possible|please|pls)\b", _I, linear=True)
-#: What a listed rule ends with that is no part of it: an aside in brackets ("use that
-#: (tfenv is installed)") and the closing punctuation.
-_ASIDE = rx(r"(?:\s*\([^()\n]{0,80}\))?[\s.;,!]*$", linear=True)
-#: The parts of a rules sentence ("rules: no new deps, don't touch alembic/, and it goes
-#: on a branch"), each without its "and"; a part that gives a reason is none.
-_PART = rx(r"[^,;]+", linear=True)
-_AND = rx(r"^(?:and|or|also|plus)\s+", _I, linear=True)
-_REASON = rx(r"^(?:because|since|as|which|otherwise|so\s+that|that['’]?s|it['’]?s|its)\b", _I,
-             linear=True)
-
-
-def _heading_line(line: str) -> bool:
-    """Whether ``line`` is a rules heading on its own ("Ground rules:")."""
-    m = RULES_HEADING.match(line)
-    return m is not None and not line[m.end():].strip()
-
-
-def _rule_spans(text: str) -> list[tuple[int, int]]:
-    """Where the user states rules by calling them so: the first sentence of each item
-    under a rules heading (a later one is mostly its reason: "UI suite takes 25 min"),
-    and each part of a sentence that opens with "rules:"."""
-    spans = []
-    for start, end in headed_items(text, _heading_line):
-        first = sentences(text, start, end)
-        if first:
-            spans.append(first[0])
-    for start, end in sentences(text):
-        sentence = text[start:end]
-        m = RULES_HEADING.match(sentence)
-        if m is None or not sentence[m.end():].strip():
-            continue
-        for part in _PART.finditer(sentence, m.end()):
-            words = part.group().lstrip()
-            joined = _AND.match(words)
-            words = words[joined.end():] if joined else words
-            if words and not _REASON.match(words):
-                spans.append((start + part.end() - len(words), start + part.end()))
-    return spans
-
-
-def _listed(text: str, taken_spans: list[tuple[int, int]]) -> list[Candidate]:
-    """The rules the user stated as such (:func:`_rule_spans`) where no other rule read
-    anything and no pasted block line stands (``taken_spans``)."""
-    taken = _merged(sorted(taken_spans))
-    starts = [s for s, _ in taken]
-    out: list[Candidate] = []
-    last = -1
-    for s, e in sorted(_rule_spans(text)):
-        aside = _ASIDE.search(text[s:e])  # always matches (at the end at least)
-        e = s + aside.start() if aside else e
-        rule = text[s:e]
-        before = bisect.bisect_left(starts, e) - 1  # the last found span starting before e
-        if e - s < 3 or s < last or rule.endswith("?") or WITHDRAW.search(rule) \
-                or (before >= 0 and taken[before][1] > s):
-            continue
-        subtype = ConstraintSubtype.PROHIBITION if _BAN.search(rule) else \
-            ConstraintSubtype.PREFERENCE if _WISH.search(rule) else ConstraintSubtype.REQUIREMENT
-        out.append(Candidate.of(text, s, e, kind=Kind.CONSTRAINT, subtype=subtype, score=0.6,
-                                extractor=NAME, why="rule 'listed'", label=_label(rule, None),
-                                attrs={"rule": "listed"}))
-        last = e
-    return out
-
-
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted spans joined where they overlap: disjoint, so their ends are sorted too."""
-    out: list[tuple[int, int]] = []
-    for s, e in spans:
-        if out and s < out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], e))
-        else:
-            out.append((s, e))
-    return out
+def _listed(text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
+    """The rules the user stated as such (:mod:`extractors.dialogue.stated_rules`) where
+    no other rule read anything and no pasted block line stands (``taken``)."""
+    return [Candidate.of(text, start, end, kind=Kind.CONSTRAINT, subtype=subtype, score=0.6,
+                         extractor=NAME, why="rule 'listed'",
+                         label=_label(text[start:end], None), attrs={"rule": "listed"})
+            for start, end, subtype in stated_rules(text, taken)]
 
 
 #: Where a clause holds a rule beside its reason or its context: "Same rule as the
