@@ -278,6 +278,9 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "I did not consume anything from the minibar.",
     "The clinic can't see me until March 3 though, is that ok?",
     "the page is https://example.com/?a=b and foo=bar",  # no setting's name
+    # a remark on how things went
+    "honestly not great.", "Not impressed.", "no offence but I dont think I'll rent again",
+    "thats not my fault",
     # a quotation of the other side's terms
     'and I quote, "your price is locked for as long as you remain a subscriber". Noted.',
 ])

@@ -368,3 +368,14 @@ WITHDRAW = rx(
     r"no\s+longer\s+(?:need|matters?)|doesn['’]?t\s+matter\s+any\s?more|"
     r"(?:is|are)\s+(?:fine|ok(?:ay)?)\s+after\s+all|you\s+can\s+(?:touch|use|change|edit)|"
     r"drop\s+the)\b", _I)
+
+#: A remark on how things went, said with "not" or "no" ("Not impressed.", "honestly not
+#: great", "no offence but ...", "not my fault", "no too expensive"): none of the 11 such
+#: clauses on train and dev is labelled a rule.
+REMARK = rx(
+    r"^\W*(?:(?:honestly|tbh|really|so|and|but|well|ok|okay|also|tho|though)\W+)*"
+    r"(?:not|no|that['’]?s\s+not|its\s+not|it['’]s\s+not)\s+(?:very\s+|really\s+|that\s+|so\s+)?"
+    r"(?:impressed|thrilled|great|happy|amused|fair|cool|nice|funny|helpful|surprised|"
+    r"offen[cs]e|(?:my|your|our|his|her|their)\s+fault|too\s+(?:expensive|much|dear))\b",
+    _I, linear=True)
+

@@ -19,7 +19,7 @@ import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitments import CARRIED_LINE
-from extractors.dialogue.constraint_patterns import ASKED_INSTEAD, PATTERNS, WITHDRAW
+from extractors.dialogue.constraint_patterns import ASKED_INSTEAD, PATTERNS, REMARK, WITHDRAW
 from extractors.dialogue.question_cues import AUX, WH
 from extractors.dialogue.stated_rules import stated_rules
 from extractors.records import ConstraintSubtype, Kind
@@ -185,7 +185,7 @@ def _classify(text: str, f: Features) -> Found | None:
     if WITHDRAW.search(text):
         return None  # dropping a constraint is not a new one
     text = core(text)
-    if FIGURE_CORRECTION.match(text):
+    if FIGURE_CORRECTION.match(text) or REMARK.match(text):
         return None
     for p in PATTERNS:
         m = p.pattern.search(text)
