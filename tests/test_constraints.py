@@ -281,6 +281,9 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     # a remark on how things went
     "honestly not great.", "Not impressed.", "no offence but I dont think I'll rent again",
     "thats not my fault",
+    # a request and what it is for
+    "I need the VPN for the demo environment.",
+    "I require an official transcript for a job offer in Toronto.",
     # a quotation of the other side's terms
     'and I quote, "your price is locked for as long as you remain a subscriber". Noted.',
 ])

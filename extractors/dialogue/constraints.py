@@ -169,11 +169,18 @@ _HOW = rx(r"\b(?:not|no|only|just|without|with|in\s+writing|by|before|after|unti
 #: "I want the money back" -- the request the conversation is about, not a rule for it.
 _BARE_WANT = rx(r"\b(?:need|want|require|expect|like)s?\s+(?:\S+\s+){0,3}\S+\W*$", _I,
                 linear=True)
+#: A want and what it is for: "I need the VPN for the demo environment", "I require an
+#: official transcript for a job offer" -- the request and its reason, no rule (1 of 12
+#: such clauses on train and dev is labelled, and it says how: "with the data of my
+#: company").
+_WANT_FOR = rx(r"\b(?:need|want|require|expect)s?\s+(?:\S+\s+){0,4}?for\s+(?:my|the|a|an|"
+               r"our|his|her|their|work|school)\b", _I, linear=True)
 
 
 def _says_how(text: str) -> bool:
-    """Whether a want is a rule for the task rather than the bare request for it."""
-    return bool(_HOW.search(text)) or not _BARE_WANT.search(text)
+    """Whether a want is a rule for the task rather than the bare request for it, or the
+    request and what it is for."""
+    return bool(_HOW.search(text)) or not (_BARE_WANT.search(text) or _WANT_FOR.search(text))
 
 
 #: What a clause states: (subtype, rule, score, label, attrs).
