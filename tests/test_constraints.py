@@ -209,6 +209,9 @@ def test_extraction(text: str, expected, nlp) -> None:
     ("nothing to the hotel from 18 November", "prohibition"),
     ("Whatever happens, nothing is to be collected before the 28th of any month.",
      "prohibition"),
+    # a choice rated for the user, its reason after it
+    ("SMS to 079 412 88 36 works much better", "preference"),
+    ("Email is better given the deadline.", "preference"),
     # a setting the work must run with, written as one
     ("also do one run with TZ=UTC so we know the default case didn't break", "requirement"),
     ("DATABASE_URL=postgres://orders:orders@localhost:5433/orders_test?sslmode=disable",

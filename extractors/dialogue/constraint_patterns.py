@@ -214,15 +214,17 @@ PATTERNS: tuple[Pattern, ...] = (
         r"between|\d{1,2}:\d\d|\d{1,2}\s*(?:am|pm))\b)"
         r"(?=.*\b(?:please|pls|best|instead|though|preferably|only)\b)"
         r"(?P<rest>.+)$", _I)),
-    # "Email is best", "the 15th is much better for me", "In person would be preferable":
-    # a choice rated for the user -- not a comparison ("€300 is better than nothing"), a
-    # hedge ("I think monthly is better") or a verdict on a reply ("that's better")
+    # "Email is best", "the 15th is much better for me", "In person would be preferable",
+    # "SMS to 079 412 88 36 works much better", "Email is better given the deadline": a
+    # choice rated for the user, its reason after it -- not a comparison ("€300 is better
+    # than nothing"), a hedge ("I think monthly is better") or a verdict on a reply
+    # ("that's better")
     Pattern("better_for_me", ConstraintSubtype.PREFERENCE, 0.6, rx(
         r"^(?:(?:and|but|also|oh,?|so|honestly|tbh)\s+)?"
         r"(?!(?:that|it|this|which|what|there|I|we|you)\b)(?P<rest>[\w'’ -]{1,30}?\s+"
-        r"(?:is|are|would\s+be)\s+(?:much\s+|far\s+|a\s+lot\s+|way\s+)?"
+        r"(?:is|are|would\s+be|works?)\s+(?:much\s+|far\s+|a\s+lot\s+|way\s+)?"
         r"(?:better|best|preferable|easier)(?:\s+for\s+(?:me|us))?(?:\s+now)?)"
-        r"\s*(?:[,;.!]|$)", _I)),
+        r"(?:\s+(?:given|because|as|since)\s[^,;.!?]*)?\s*(?:[,;.!]|$)", _I)),
     # "I am NOT driving back out to Pearson", "we're NOT moving", "NOT a monday": a
     # refusal the user shouts (the capitals are the cue; "I'm not sure" is no rule)
     Pattern("shouted_not", ConstraintSubtype.PROHIBITION, 0.7, rx(
