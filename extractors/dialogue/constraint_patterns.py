@@ -380,4 +380,3 @@ REMARK = rx(
     r"(?:impressed|thrilled|great|happy|amused|fair|cool|nice|funny|helpful|surprised|"
     r"offen[cs]e|(?:my|your|our|his|her|their)\s+fault|too\s+(?:expensive|much|dear))\b",
     _I, linear=True)
-
