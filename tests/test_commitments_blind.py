@@ -47,11 +47,12 @@ FROZEN = ("test", "unseen")
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
     # dev (197 conversations since the fifteenth batch): commitments R 0.794 / P 0.835 /
-    # end 0.727, constraints R 0.826 / P 0.829 / end 0.483 (tenth round, on the batch's
-    # arrival in dev; the batch's own constraint end status is 0.38)
+    # end 0.727 on the batch's arrival in dev; constraints R 0.848 / P 0.842 / end 0.482
+    # at the end of the tenth round (0.826 / 0.829 / 0.483 on the batch's arrival; the
+    # batch's own constraint end status is 0.38)
     "dev": {("commitment", "recall"): 0.79, ("commitment", "precision"): 0.83,
             ("commitment", "status"): 0.72,
-            ("constraint", "recall"): 0.82, ("constraint", "precision"): 0.82,
+            ("constraint", "recall"): 0.84, ("constraint", "precision"): 0.83,
             ("constraint", "status"): 0.48},
     # The frozen split's floors guard the goals where they are met (commitments R
     # 0.85 / P 0.80 / end 0.75, constraints P 0.75) and sit a couple of items under the last
