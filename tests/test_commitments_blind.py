@@ -1,6 +1,6 @@
 """Commitments and constraints on conversations nobody here wrote the rules against
 (``tests/data/commitments_blind.jsonl``: written and labelled blind from
-``tests/data/commitments_guide.md`` only, in fifteen batches, each split once by
+``tests/data/commitments_guide.md`` only, in sixteen batches, each split once by
 conversation; the later batches went to train and dev only).
 
 * ``train``: may teach the act model (``make train``) and be read while changing rules;
@@ -46,13 +46,13 @@ FROZEN = ("test", "unseen")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    # dev (197 conversations since the fifteenth batch): commitments R 0.794 / P 0.835 /
-    # end 0.727 on the batch's arrival in dev; constraints R 0.848 / P 0.842 / end 0.482
-    # at the end of the tenth round (0.826 / 0.829 / 0.483 on the batch's arrival; the
-    # batch's own constraint end status is 0.38)
-    "dev": {("commitment", "recall"): 0.79, ("commitment", "precision"): 0.83,
+    # dev (217 conversations since the sixteenth batch): commitments R 0.789 / P 0.832 /
+    # end 0.724, constraints R 0.836 / P 0.842 / end 0.482 (end of the tenth round, the
+    # sixteenth batch in dev; commitments R 0.79 -> 0.78 and constraints R 0.84 -> 0.83
+    # follow the new conversations, whose own recall on arrival was 0.736 and 0.722)
+    "dev": {("commitment", "recall"): 0.78, ("commitment", "precision"): 0.83,
             ("commitment", "status"): 0.72,
-            ("constraint", "recall"): 0.84, ("constraint", "precision"): 0.83,
+            ("constraint", "recall"): 0.83, ("constraint", "precision"): 0.83,
             ("constraint", "status"): 0.48},
     # The frozen split's floors guard the issue's goals where they are met (commitments R
     # 0.85 / P 0.80 / end 0.75, constraints P 0.75) and sit a couple of items under the last
