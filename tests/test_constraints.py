@@ -212,6 +212,9 @@ def test_extraction(text: str, expected, nlp) -> None:
     # a choice rated for the user, its reason after it
     ("SMS to 079 412 88 36 works much better", "preference"),
     ("Email is better given the deadline.", "preference"),
+    # which checks the work runs, narrowed
+    ("and only run tests/dags + tests/unit, the integration suite needs docker",
+     "requirement"),
     # a setting the work must run with, written as one
     ("also do one run with TZ=UTC so we know the default case didn't break", "requirement"),
     ("DATABASE_URL=postgres://orders:orders@localhost:5433/orders_test?sslmode=disable",
@@ -281,6 +284,7 @@ def test_more_ways_to_state_a_constraint(text: str, subtype: str, nlp) -> None:
     "I did not consume anything from the minibar.",
     "The clinic can't see me until March 3 though, is that ok?",
     "the page is https://example.com/?a=b and foo=bar",  # no setting's name
+    "can you just run the CREATE INDEX on prod directly?",
     # a remark on how things went
     "honestly not great.", "Not impressed.", "no offence but I dont think I'll rent again",
     "thats not my fault",

@@ -322,6 +322,11 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<rest>(?:(?:the|my|this|next|any)\s+\S|\d|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|"
         r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midday|lunch|tomorrow|today|tonight)).*)$",
         _I, linear=True)),
+    # Which checks the work runs, narrowed: "just run spec/models and spec/services",
+    # "only run tests/dags + tests/unit" (a question asking to is read as a question first)
+    Pattern("run_only", ConstraintSubtype.REQUIREMENT, 0.65, rx(
+        r"^(?:(?:and|so|also|then|ok(?:ay)?|pls|please)\W+)*(?:just|only)\s+(?:run|test|build|"
+        r"lint)\s+(?P<rest>(?!(?:it|them|that|this)\b)\S.*)$", _I, linear=True)),
     # A step the work must take at a point of it: "before you commit, run the full
     # suite", "if a plan says replace, stop and tell me", "if the next plan is clean just
     # apply it" (the point first; a question is read as a question before this)
