@@ -14,6 +14,7 @@ Run ``python -m tests.test_label_agreement`` to print the figures both ways.
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 import pytest
@@ -42,14 +43,16 @@ def as_records(gold: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+@cache
 def pairs() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The doubly labelled conversations: (first labelling, second labelling)."""
+    """The doubly labelled conversations: (first labelling, second labelling), read once."""
     with SECOND.open(encoding="utf-8") as f:
         second = {row["id"]: row for row in map(json.loads, filter(str.strip, f))}
     first = [row for row in read_corpus(CORPUS) if row["id"] in second]
     return first, [{**row, "gold": second[row["id"]]["gold"]} for row in first]
 
 
+@cache
 def agreement(reverse: bool = False) -> Figures:
     """The second labelling scored against the first (``reverse``: the first against the
     second)."""

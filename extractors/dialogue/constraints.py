@@ -304,8 +304,7 @@ _SEGMENT_RULES = frozenset({"dont_imperative", "nothing_may", "nothing_touched",
                             "under_no_circumstances", "unavailable", "shouted_not",
                             "better_for_me", "must_stay", "stays", "make_sure", "prefer",
                             "ask_me_first", "send_to_mine", "work_form", "on_condition",
-                            "routed_to_me", "not_before", "env_setting",
-                            "run_only"})
+                            "routed_to_me", "not_before", "env_setting", "run_only"})
 _SEGMENT_PATTERNS = tuple(p for p in PATTERNS if p.name in _SEGMENT_RULES)
 
 

@@ -15,7 +15,8 @@ from extractors.dialogue.constraint_patterns import WITHDRAW
 from extractors.records import ConstraintSubtype
 from extractors.text.guard import rx
 from extractors.text.lists import headed_items
-from extractors.text.sentences import sentences
+from extractors.text.sentences import sentences, span_at
+from extractors.text.spans import merged
 
 _I = regex.IGNORECASE
 
@@ -55,12 +56,12 @@ def _rule_spans(text: str) -> list[tuple[int, int]]:
     """Where the user states rules by calling them so: the first sentence of each item
     under a rules heading (a later one is mostly its reason: "UI suite takes 25 min"),
     and each part of a sentence that opens with "rules:"."""
+    bounds = sentences(text)  # no sentence crosses a line, so an item's first one is here
     spans = []
     for start, end in headed_items(text, _heading_line):
-        first = sentences(text, start, end)
-        if first:
-            spans.append(first[0])
-    for start, end in sentences(text):
+        _, first_end = span_at(bounds, start)
+        spans.append((start, min(first_end, end)))
+    for start, end in bounds:
         sentence = text[start:end]
         m = RULES_HEADING.match(sentence)
         if m is None or not sentence[m.end():].strip():
@@ -78,7 +79,7 @@ def stated_rules(text: str, taken_spans: list[tuple[int, int]]
                  ) -> list[tuple[int, int, ConstraintSubtype]]:
     """The (start, end, subtype) of each rule the user stated as such (:func:`_rule_spans`)
     that overlaps none of ``taken_spans`` (what other rules read, pasted block lines)."""
-    taken = _merged(sorted(taken_spans))
+    taken = merged(taken_spans)
     starts = [s for s, _ in taken]
     out: list[tuple[int, int, ConstraintSubtype]] = []
     last = -1
@@ -94,15 +95,4 @@ def stated_rules(text: str, taken_spans: list[tuple[int, int]]
                     ConstraintSubtype.PREFERENCE if _WISH.search(rule) else
                     ConstraintSubtype.REQUIREMENT))
         last = e
-    return out
-
-
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted spans joined where they overlap: disjoint, so their ends are sorted too."""
-    out: list[tuple[int, int]] = []
-    for s, e in spans:
-        if out and s < out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], e))
-        else:
-            out.append((s, e))
     return out

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from extractors.errors import ModelLoadError
 from extractors.text.attribute_index import AttributeIndex
 from extractors.text.guard import rx
+from extractors.text.spans import merged
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -172,15 +173,8 @@ def stages(nlp: Language) -> tuple[list[str], list[str]]:
 
 
 def _merged(ranges: Iterable[Range], limit: int) -> list[Range]:
-    out: list[list[int]] = []
-    for a, b in sorted((max(0, a), min(b, limit)) for a, b in ranges):
-        if b <= a:
-            continue
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return [(a, b) for a, b in out]
+    """``ranges`` clipped to a text of ``limit`` characters, joined (:func:`merged`)."""
+    return merged((max(0, a), min(b, limit)) for a, b in ranges)
 
 
 #: Each loaded ``attribute_ruler``'s index (None: one it cannot index), built at first use.

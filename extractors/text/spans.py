@@ -1,4 +1,4 @@
-"""Greedy selection of non-overlapping spans in O(n log n).
+"""Greedy selection of non-overlapping spans in O(n log n), and the union of spans.
 
 Every extractor that finds overlapping matches keeps the preferred ones the same way:
 walk the matches in order of preference and keep each that overlaps nothing kept so
@@ -49,3 +49,17 @@ def select(preferred: Iterable[T], span: Callable[[T], tuple[int, int]]) -> list
         if kept.clash(start, end) is None:
             kept.add(start, end, item)
     return kept.items
+
+
+def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of ``spans``: sorted, disjoint, empty ones dropped, overlapping or touching
+    ones joined (so their ends are sorted too, and one binary search finds a clash)."""
+    out: list[list[int]] = []
+    for a, b in sorted(spans):
+        if b <= a:
+            continue
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
