@@ -41,10 +41,14 @@ def test_espresso_block_carries_what_the_expected_file_lists(espresso_pad):
     assert [ln for ln in lines if ln.startswith("OPEN")] == [open_line]
 
 
-def test_the_espresso_block_is_at_most_half_its_old_size(espresso_pad):
-    # before salience: 31 lines and 812 tokens for a 1,121-token conversation
+def test_the_espresso_block_is_about_half_its_old_size(espresso_pad):
+    # before salience: 31 lines and 812 tokens for a 1,121-token conversation; 12 lines
+    # and 392 tokens once routine values were counted instead of quoted; 13 lines and 413
+    # since the act model learned from 267 train conversations and reads "The courier
+    # will ask for you at reception." (turn 30) as the promise for a third party that the
+    # label guide counts. A line more than that is bloat to look into.
     block = espresso_pad.render("espresso")
-    assert len(block.splitlines()) - 2 <= 15 and count(block) <= 406
+    assert len(block.splitlines()) - 2 <= 14 and count(block) <= 420
 
 
 def test_same_state_same_bytes(espresso_messages):
