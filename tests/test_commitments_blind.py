@@ -1,6 +1,6 @@
 """Commitments and constraints on conversations nobody here wrote the rules against
 (``tests/data/commitments_blind.jsonl``: written and labelled blind from
-``tests/data/commitments_guide.md`` only, in sixteen batches, each split once by
+``tests/data/commitments_guide.md`` only, in eighteen batches, each split once by
 conversation; the later batches went to train and dev only, and half of dev -- the
 conversations whose id hashes even, ``zlib.crc32`` -- moved to train once dev had grown
 past train).
@@ -48,14 +48,15 @@ FROZEN = ("test", "unseen")
 #: constraints R 0.594 P 0.774. After the general shapes the dev and train splits pointed
 #: to, plus the act model: see the README ("Commitments and constraints, blind set").
 FLOORS: dict[str, dict[tuple[str, str], float]] = {
-    # dev (106 conversations since half of it moved to train, by a fixed hash of the id):
-    # commitments R 0.803 / P 0.824 / end 0.703, constraints R 0.859 / P 0.857 / end 0.468
-    # with the models retrained on the 267 train conversations (the same 106 with the
-    # models of 156: 0.797 / 0.829 / 0.721 and 0.838 / 0.840 / 0.478)
-    "dev": {("commitment", "recall"): 0.80, ("commitment", "precision"): 0.82,
-            ("commitment", "status"): 0.70,
-            ("constraint", "recall"): 0.85, ("constraint", "precision"): 0.85,
-            ("constraint", "status"): 0.46},
+    # dev (146 conversations: 106 since half of it moved to train by a fixed hash of the
+    # id, and the seventeenth and eighteenth batches whole): commitments R 0.773 / P 0.813
+    # / end 0.696, constraints R 0.837 / P 0.852 / end 0.476, with the models retrained on
+    # the 267 train conversations (the 106 alone: 0.803 / 0.824 / 0.703 and 0.859 / 0.857
+    # / 0.468; with the models of 156: 0.797 / 0.829 / 0.721 and 0.838 / 0.840 / 0.478)
+    "dev": {("commitment", "recall"): 0.77, ("commitment", "precision"): 0.81,
+            ("commitment", "status"): 0.69,
+            ("constraint", "recall"): 0.83, ("constraint", "precision"): 0.85,
+            ("constraint", "status"): 0.47},
     # The frozen split's floors guard the issue's goals where they are met (commitments R
     # 0.85 / P 0.80 / end 0.75, constraints P 0.75) and sit a couple of items under the last
     # end-of-round score where they are not (commitments P, constraints R; constraint end
