@@ -102,6 +102,20 @@ def test_confident_sentences_become_candidates_below_the_rules() -> None:
     assert found[0].score == SCORE < rule.score
 
 
+@pytest.mark.parametrize(("text", "actor"), [
+    ("The courier will ask for you at reception.", "The courier"),
+    ("Our authentication team will inspect the headphones when they arrive.",
+     "Our authentication team"),
+    ("She'll check with the hospital after the operation.", "She"),
+    ("We'll review it after three months of readings.", "assistant"),
+    ("You'll only hear from us about the repair.", "assistant"),
+    ("While I'm in there I'll add a case for 31 January.", "assistant"),
+])
+def test_a_promise_for_someone_else_records_who(text: str, actor: str) -> None:
+    (found,) = ActClauses(scorer=Fixed(PROMISE=0.9)).extract(view(text))  # type: ignore[arg-type]
+    assert (found.subtype, found.attrs["actor"]) == ("promised", actor)
+
+
 def test_no_candidates_from_questions_quotes_narration_or_tool_output() -> None:
     clauses = ActClauses(scorer=Fixed(OFFER=0.95, CONSTRAINT=0.95))  # type: ignore[arg-type]
     assert clauses.extract(view("Shall I book it for you?")) == []

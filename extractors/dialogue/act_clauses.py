@@ -25,6 +25,7 @@ import regex
 
 from extractors.base import Candidate, Needs, TurnView
 from extractors.dialogue.commitment_rules import IF_CLAUSE
+from extractors.dialogue.commitment_shapes import THIRD_PARTY
 from extractors.dialogue.commitments import TRAILING_IF, hypothetical
 from extractors.dialogue.constraints import STATED
 from extractors.dialogue.fulfilment import modal_verb
@@ -66,6 +67,22 @@ def _hypothetical_sentence(sentence: str) -> bool:
     approves, I'll refund €5,000"): what the rules would not pin, the model must not."""
     m = IF_CLAUSE.match(sentence) or TRAILING_IF.search(sentence)
     return m is not None and hypothetical(m.group("cond"))
+
+
+#: What the third-party shape also takes for a name and is none: the agent's own side or
+#: the user ("We'll review it", "You'll only hear from us"), a sentence's opening
+#: subordinate clause ("While I'm in there I'll add a case").
+_NOT_THIRD = rx(r"^(?:You|We|While|If|When|Once|After|Before|As|Since)\b|\bI\b", linear=True)
+
+
+def _actor(sentence: str, label: str) -> str:
+    """Who an agent's sentence binds: the colleague, team or role it promises for ("The
+    courier will ask for you at reception", "Dana from billing will call you"), as the
+    rules record it, else the agent."""
+    who = THIRD_PARTY.match(sentence.lstrip()) if label == "PROMISE" else None
+    if who is None or _NOT_THIRD.search(who.group("who")):
+        return "assistant"
+    return who.group("who")
 
 
 def _later_promise(sentence: str) -> bool:
@@ -144,7 +161,7 @@ class ActClauses:
             return Candidate(kind=Kind.COMMITMENT, subtype=AGENT_ACTS[label], start=start,
                              end=end, text=sentence, score=SCORE, extractor=NAME,
                              why=f"act model: {label} {scores[label]:.2f}",
-                             attrs={"actor": "assistant", "rule": "act_model",
+                             attrs={"actor": _actor(sentence, label), "rule": "act_model",
                                     "verb": modal_verb(sentence),
                                     "polarity": "negative" if label == "DECLINE"
                                     else "positive"})
